@@ -97,6 +97,17 @@ export const messages = {
   noPendingAirlines: 'No airlines',
   businessNoFlights: 'Esta aerolínea no tiene vuelos',
   businessNoCompanies: 'No hay compañías registradas',
+
+  // Identity answers the spec does not word (Skyport's own texts, not from the spec)
+  loginRequired: 'You need to log in',
+  notAllowed: 'You are not allowed to do this',
+  accountDisabled: 'This account has been disabled',
+  tooManyAttempts: 'Too many attempts, please try again later',
+  linkInvalid: 'This link is invalid or has expired',
+  emailVerifiedDone: 'Your email is verified',
+  emailAlreadyVerified: 'Your email is already verified',
+  passwordChanged: 'Your password has been changed',
+  noPasswordSet: 'This account signs in with Google; use "Forgot your password" to set a password',
 } as const;
 
 export type MessageKey = keyof typeof messages;

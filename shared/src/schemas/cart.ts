@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { CentsSchema, HourSchema, IdSchema } from './common.ts';
+
+/**
+ * The cart (spec §3 "Cart line", §4 Cart). A line is a snapshot of the flight taken when it was
+ * added, so the cart renders offline; the server re-reads prices and stock at checkout and never
+ * trusts the snapshot.
+ */
+
+/** Most distinct flights one cart holds. Not in the spec: a bound so a body stays small. */
+export const CART_MAX_LINES = 100;
+/** Most tickets of one flight on one line. Not in the spec: keeps totals far from overflow. */
+export const CART_LINE_MAX_AMOUNT = 1000;
+
+/** Tickets of one flight in the cart: a whole number from 1 (a line starts at 1). */
+export const CartAmountSchema = z.number().int().min(1).max(CART_LINE_MAX_AMOUNT);
+
+/**
+ * A cart line as the browser keeps it: the flight id, its display snapshot (spec §3: airline,
+ * origin, destination, price, logo, departure and arrival hour), `tickets` (the stock seen when
+ * the line was last refreshed) and `amount`. `amount` may exceed a stale `tickets`; the cart rules
+ * and the server's checkout decide what that means.
+ */
+export const CartLineSchema = z.object({
+  flightId: IdSchema,
+  airlineId: IdSchema,
+  airlineName: z.string(),
+  origin: z.string(),
+  destination: z.string(),
+  priceCents: CentsSchema,
+  logo: z.string(),
+  departureHour: HourSchema,
+  arrivalHour: HourSchema,
+  tickets: z.number().int().nonnegative(),
+  amount: CartAmountSchema,
+});
+export type CartLine = z.infer<typeof CartLineSchema>;
+
+/** What the server keeps of a cart line: which flight and how many tickets. */
+export const CartItemSchema = z.object({
+  flightId: IdSchema,
+  amount: CartAmountSchema,
+});
+export type CartItem = z.infer<typeof CartItemSchema>;
+
+/** True when no flight id appears twice. */
+function hasUniqueFlightIds(items: readonly { flightId: string }[]): boolean {
+  return new Set(items.map((item) => item.flightId)).size === items.length;
+}
+
+/** A list of cart items, each flight at most once, at most `CART_MAX_LINES` of them. */
+export const CartItemsSchema = z
+  .array(CartItemSchema)
+  .max(CART_MAX_LINES)
+  .refine(hasUniqueFlightIds, { message: 'Each flight may appear only once in the cart' });
+
+/** `PUT /api/cart`: replaces the signed-in customer's cart. An empty list empties it. */
+export const PutCartBodySchema = z.object({
+  lines: CartItemsSchema,
+});
+export type PutCartBody = z.infer<typeof PutCartBodySchema>;

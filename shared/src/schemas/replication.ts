@@ -1,0 +1,255 @@
+import { z } from 'zod';
+import { AirlineSchema } from './airline.ts';
+import { CartLineSchema } from './cart.ts';
+import { IdSchema } from './common.ts';
+import { FavouriteSchema } from './favourite.ts';
+import { FlightSchema } from './flight.ts';
+import { OrderSchema } from './order.ts';
+import { ThemeSchema } from './preferences.ts';
+import { ReviewSchema } from './review.ts';
+import { SaleSchema } from './sale.ts';
+
+/**
+ * Local-first replication (DESIGN §4): the wire format of RxDB's replication protocol between the
+ * PWA and `/api/sync/{collection}/{pull|push|stream}`, and the document of every replicated
+ * collection. The server parses pushes with these schemas; the PWA derives its RxDB collection
+ * schemas from them, so both sides agree on every field.
+ */
+
+/**
+ * Version of the replication protocol and of the collection documents. A client sends it in
+ * `SYNC_VERSION_HEADER`; the server answers any other value with 426 "update required", so an
+ * outdated app never writes documents of an older shape. Raise it whenever a document changes.
+ */
+export const SYNC_PROTOCOL_VERSION = 1;
+/** Request header carrying the client's `SYNC_PROTOCOL_VERSION`. */
+export const SYNC_VERSION_HEADER = 'x-skyport-sync-version';
+
+/** Documents in one pull answer when the client asks for no particular size. */
+export const PULL_DEFAULT_BATCH = 100;
+/** Largest pull batch a client may ask for. */
+export const PULL_MAX_BATCH = 2000;
+/** Most rows in one push; a larger batch is refused whole with 413. */
+export const PUSH_MAX_ROWS = 100;
+
+/** Longest name and comment a review draft may carry (bounds the stored row, not the rules). */
+export const REVIEW_NAME_MAX_LENGTH = 100;
+export const REVIEW_COMMENT_MAX_LENGTH = 2000;
+
+/** The replicated collections, as named in URLs and in the PWA's local database. */
+export const SYNC_COLLECTIONS = [
+  'flights',
+  'airlines',
+  'reviews',
+  'favourites',
+  'cart',
+  'preferences',
+  'reviewDrafts',
+  'orders',
+  'sales',
+] as const;
+export type SyncCollectionName = (typeof SYNC_COLLECTIONS)[number];
+export const SyncCollectionNameSchema = z.enum(SYNC_COLLECTIONS);
+
+/**
+ * Who a collection's documents belong to: everybody (read-only catalogue data), one customer, or
+ * one airline. A pull or push outside the caller's own partition is refused.
+ */
+export type SyncPartitionKind = 'public' | 'customer' | 'airline';
+
+export interface SyncCollectionInfo {
+  readonly partition: SyncPartitionKind;
+  /** Whether clients may push to it; the others are pull-only. */
+  readonly writable: boolean;
+}
+
+export const SYNC_COLLECTION_INFO: Readonly<Record<SyncCollectionName, SyncCollectionInfo>> = {
+  flights: { partition: 'public', writable: false },
+  airlines: { partition: 'public', writable: false },
+  reviews: { partition: 'public', writable: false },
+  favourites: { partition: 'customer', writable: true },
+  cart: { partition: 'customer', writable: true },
+  preferences: { partition: 'customer', writable: true },
+  reviewDrafts: { partition: 'customer', writable: true },
+  orders: { partition: 'customer', writable: false },
+  sales: { partition: 'airline', writable: false },
+};
+
+/**
+ * Where a pull stopped: the server-assigned revision of the last document sent and its id.
+ * Revisions follow commit order and are unique, so "everything after this revision" never skips a
+ * row committed later (see sync-server's 004 migration). Never a client clock.
+ */
+export const ReplicationCheckpointSchema = z.object({
+  revision: z.number().int().nonnegative(),
+  id: z.string().max(100),
+});
+export type ReplicationCheckpoint = z.infer<typeof ReplicationCheckpointSchema>;
+
+// --- documents -------------------------------------------------------------------------------
+
+/** A flight of the public catalogue. Sold-out flights replicate too (`tickets` 0). */
+export const FlightDocSchema = FlightSchema;
+export type FlightDoc = z.infer<typeof FlightDocSchema>;
+
+export const AirlineDocSchema = AirlineSchema;
+export type AirlineDoc = z.infer<typeof AirlineDocSchema>;
+
+export const ReviewDocSchema = ReviewSchema;
+export type ReviewDoc = z.infer<typeof ReviewDocSchema>;
+
+/** A customer's favourite; its id is the flight id (one favourite per flight and customer). */
+export const FavouriteDocSchema = FavouriteSchema.extend({ id: IdSchema, userId: IdSchema });
+export type FavouriteDoc = z.infer<typeof FavouriteDocSchema>;
+
+/**
+ * A line of a customer's cart; its id is the flight id. Only `amount` is the customer's: the
+ * flight snapshot is refreshed by the server from its own data whenever the line is written.
+ */
+export const CartDocSchema = CartLineSchema.extend({ id: IdSchema, userId: IdSchema });
+export type CartDoc = z.infer<typeof CartDocSchema>;
+
+/** A customer's preferences; one document, whose id is the user id. */
+export const PreferencesDocSchema = z.object({ id: IdSchema, userId: IdSchema, theme: ThemeSchema });
+export type PreferencesDoc = z.infer<typeof PreferencesDocSchema>;
+
+/**
+ * Where a review draft stands: written (possibly offline) and waiting for the server, turned into
+ * a review, or refused with `reason` (a §5/§8 message the review modal shows).
+ */
+export const REVIEW_DRAFT_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+export const ReviewDraftStatusSchema = z.enum(REVIEW_DRAFT_STATUSES);
+export type ReviewDraftStatus = z.infer<typeof ReviewDraftStatusSchema>;
+
+/**
+ * A review written from an order line (spec §2 review modal), queued locally and pushed when
+ * online. Its fields are only bounded here: an empty name or a missing rating is a valid draft that
+ * the server rejects with the spec's message, so the customer sees why.
+ */
+export const ReviewDraftDocSchema = z.object({
+  /** Generated by the client (a UUID), so a draft written offline has its identity at once. */
+  id: IdSchema,
+  userId: IdSchema,
+  orderId: IdSchema,
+  flightId: IdSchema,
+  rating: z.number().int().min(0).max(10).nullable(),
+  name: z.string().max(REVIEW_NAME_MAX_LENGTH),
+  comment: z.string().max(REVIEW_COMMENT_MAX_LENGTH),
+  status: ReviewDraftStatusSchema,
+  reason: z.string().max(500).nullable(),
+});
+export type ReviewDraftDoc = z.infer<typeof ReviewDraftDocSchema>;
+
+export const OrderDocSchema = OrderSchema;
+export type OrderDoc = z.infer<typeof OrderDocSchema>;
+
+export const SaleDocSchema = SaleSchema;
+export type SaleDoc = z.infer<typeof SaleDocSchema>;
+
+/** The document schema of each collection (without the `_deleted` flag). */
+export const SYNC_DOC_SCHEMAS = {
+  flights: FlightDocSchema,
+  airlines: AirlineDocSchema,
+  reviews: ReviewDocSchema,
+  favourites: FavouriteDocSchema,
+  cart: CartDocSchema,
+  preferences: PreferencesDocSchema,
+  reviewDrafts: ReviewDraftDocSchema,
+  orders: OrderDocSchema,
+  sales: SaleDocSchema,
+} as const satisfies Record<SyncCollectionName, z.ZodObject>;
+
+export type SyncDocSchemas = typeof SYNC_DOC_SCHEMAS;
+/** The document type of a collection. */
+export type SyncDoc<C extends SyncCollectionName> = z.infer<SyncDocSchemas[C]>;
+/** A document as replicated: with RxDB's `_deleted` tombstone flag. */
+export type WithDeletedFlag<T> = T & { _deleted: boolean };
+
+/** The replicated form of a collection's document schema: the document plus `_deleted`. */
+export function replicatedDocSchema<C extends SyncCollectionName>(collection: C) {
+  return SYNC_DOC_SCHEMAS[collection].extend({ _deleted: z.boolean() });
+}
+
+// --- pull ------------------------------------------------------------------------------------
+
+/** A whole number from a query string ("3") or from code (3). */
+function queryInt(min: number, max: number) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
+    z.number({ error: 'Must be a whole number' }).int().min(min).max(max),
+  );
+}
+
+/**
+ * `GET /api/sync/{collection}/pull?revision=&id=&limit=&partition=`. Without `revision` the pull
+ * starts from the beginning. `partition` names whose documents are wanted (a user id or an airline
+ * id); it defaults to the caller's own and any other value is refused with 403.
+ */
+export const PullQuerySchema = z
+  .object({
+    revision: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+    id: z.string().max(100).optional(),
+    limit: queryInt(1, PULL_MAX_BATCH).default(PULL_DEFAULT_BATCH),
+    partition: IdSchema.optional(),
+  })
+  .strict();
+export type PullQuery = z.output<typeof PullQuerySchema>;
+
+/** The answer of a pull: documents after the checkpoint, oldest revision first, and where it stopped. */
+export interface PullResponse<T> {
+  documents: WithDeletedFlag<T>[];
+  /** The checkpoint after the last document; the request's own checkpoint when nothing is new. */
+  checkpoint: ReplicationCheckpoint | null;
+}
+
+export function pullResponseSchema<C extends SyncCollectionName>(collection: C) {
+  return z.object({
+    documents: z.array(replicatedDocSchema(collection)),
+    checkpoint: ReplicationCheckpointSchema.nullable(),
+  });
+}
+
+// --- push ------------------------------------------------------------------------------------
+
+/**
+ * One row of a push: the document as the client wrote it, and the server state it was derived
+ * from (absent for a document the client created). The server writes the row only when that
+ * assumed state is still the current one; otherwise the row is a conflict.
+ */
+export function pushRowSchema<C extends SyncCollectionName>(collection: C) {
+  const doc = replicatedDocSchema(collection);
+  return z.object({
+    newDocumentState: doc,
+    assumedMasterState: doc.nullish(),
+  });
+}
+
+/**
+ * `POST /api/sync/{collection}/push`: RxDB's rows. The body is the JSON array RxDB's push handler
+ * receives, wrapped as `{ rows }`. More than `PUSH_MAX_ROWS` rows is refused whole (413).
+ */
+export function pushBodySchema<C extends SyncCollectionName>(collection: C) {
+  return z.object({ rows: z.array(pushRowSchema(collection)).min(1) }).strict();
+}
+
+/**
+ * Answer of a push: the current server state of every row that was not written as sent (a
+ * conflict, or a row the server completed or corrected, like an accepted review draft). The
+ * client replaces its local document with it.
+ */
+export function pushResponseSchema<C extends SyncCollectionName>(collection: C) {
+  return z.array(replicatedDocSchema(collection));
+}
+
+// --- stream ----------------------------------------------------------------------------------
+
+/**
+ * Server-Sent Events of `GET /api/sync/{collection}/stream`:
+ * - `event: changes`, data `{ documents, checkpoint }`: documents committed since the last event;
+ * - `event: resync`, data `{}`: sent when the stream (re)connects, so the client pulls from its
+ *   checkpoint whatever it missed while not connected (RxDB's `'RESYNC'`).
+ */
+export const SYNC_STREAM_EVENTS = { changes: 'changes', resync: 'resync' } as const;
+
+/** Message of the 426 answer to an outdated client. */
+export const SYNC_UPDATE_REQUIRED_MESSAGE = 'Update required: reload the app to get the new version';
