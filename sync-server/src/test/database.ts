@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, inject } from 'vitest';
 import { createSql, type Sql } from '../db/client.ts';
-import { TEMPLATE_DATABASE, withDatabase } from './global-setup.ts';
+import { withDatabase } from './global-setup.ts';
 
 export interface TestDatabase {
   sql: Sql;
@@ -14,9 +14,10 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
-  const name = `skyport_test_${randomBytes(6).toString('hex')}`;
+  const run = inject('testRun');
+  const name = `${run}_${randomBytes(6).toString('hex')}`;
   const admin = createSql(adminUrl, { max: 1 });
-  await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`);
+  await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${run}_template`);
   const url = withDatabase(adminUrl, name);
   const sql = createSql(url);
   afterAll(async () => {

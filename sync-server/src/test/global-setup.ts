@@ -1,14 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
-import { createSql } from '../db/client.ts';
+import { createSql, type Sql } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts';
 
-export const TEMPLATE_DATABASE = 'skyport_test_template';
+/** Every test database is named `skyport_t_<run>_…`; a run's id starts with its start time. */
+const PREFIX = 'skyport_t_';
+/** Databases of runs older than this are leftovers of an interrupted run and are dropped. */
+const STALE_AFTER_MS = 2 * 60 * 60 * 1000;
 
 /**
  * Runs once per test run: picks the PostgreSQL server (DATABASE_URL, else an embedded one),
- * builds a freshly migrated template database, and hands its server URL to the test files,
- * which each clone their own database from the template (see test/database.ts).
+ * builds a freshly migrated template database for this run, and hands the server URL and the
+ * run's prefix to the test files, which each clone their own database from the template
+ * (see test/database.ts). Several runs can share one server without touching each other.
  */
 export default async function setup(project: TestProject) {
   let embedded: EmbeddedDatabase | undefined;
@@ -17,28 +22,40 @@ export default async function setup(project: TestProject) {
     embedded = await startEmbeddedPostgres('../.data/test-pg', 54339);
     adminUrl = embedded.adminUrl;
   }
+  const run = `${PREFIX}${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const template = `${run}_template`;
   const admin = createSql(adminUrl, { max: 1 });
-  await dropTestDatabases(admin);
-  await admin.unsafe(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
-  const template = createSql(withDatabase(adminUrl, TEMPLATE_DATABASE), { max: 1 });
-  await migrate(template);
-  await template.end();
+  await dropStaleDatabases(admin);
+  await admin.unsafe(`CREATE DATABASE ${template}`);
+  const templateSql = createSql(withDatabase(adminUrl, template), { max: 1 });
+  await migrate(templateSql);
+  await templateSql.end();
   await admin.end();
   project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('testRun', run);
 
   return async () => {
     const cleanup = createSql(adminUrl, { max: 1 });
-    await dropTestDatabases(cleanup);
+    await dropDatabases(cleanup, (name) => name.startsWith(`${run}_`));
     await cleanup.end();
     await embedded?.stop();
   };
 }
 
-/** Leftovers of an earlier, interrupted run go first. */
-async function dropTestDatabases(admin: ReturnType<typeof createSql>) {
+async function dropStaleDatabases(admin: Sql) {
+  const now = Date.now();
+  await dropDatabases(admin, (name) => {
+    const started = parseInt(name.slice(PREFIX.length).split('_')[0] ?? '', 36);
+    return Number.isFinite(started) && now - started > STALE_AFTER_MS;
+  });
+}
+
+async function dropDatabases(admin: Sql, shouldDrop: (name: string) => boolean) {
   const rows = await admin<{ datname: string }[]>`
-    SELECT datname FROM pg_database WHERE datname LIKE 'skyport_test_%'`;
-  for (const { datname } of rows) await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    SELECT datname FROM pg_database WHERE datname LIKE ${PREFIX + '%'}`;
+  for (const { datname } of rows) {
+    if (shouldDrop(datname)) await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  }
 }
 
 export function withDatabase(url: string, database: string): string {
@@ -50,5 +67,6 @@ export function withDatabase(url: string, database: string): string {
 declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
+    testRun: string;
   }
 }
