@@ -1,0 +1,188 @@
+// Test helpers for the buying path (imported by *.test.ts and the checkout benchmark only).
+import { randomUUID } from 'node:crypto';
+import { createApp } from '../../app.ts';
+import type { Sql } from '../../db/client.ts';
+import { createLogger } from '../../lib/logger.ts';
+import { createTestPayments, type Payments, type PaymentProvider } from '../../payments/index.ts';
+import { BackgroundTasks } from '../identity/background.ts';
+import { generateToken, hashToken } from '../identity/tokens.ts';
+
+export function createShopApp(sql: Sql, options: { payments?: Payments } = {}) {
+  const background = new BackgroundTasks();
+  const payments = options.payments ?? createTestPayments({ timeoutMs: 2_000 });
+  const app = createApp({
+    sql,
+    logger: createLogger('silent'),
+    background,
+    payments,
+    identity: { devOutbox: true },
+  });
+  return { app, background, payments };
+}
+
+/** The provider serving `kind` in `payments`, typed as the caller expects it. */
+export function providerOf<P extends PaymentProvider>(
+  payments: Payments,
+  kind: 'card' | 'wallet',
+): P {
+  const provider = payments.forMethod(kind);
+  if (!provider) throw new Error(`no ${kind} provider`);
+  return provider as P;
+}
+
+let day = 0;
+/** A date `daysAhead` days after today (UTC), yyyy-mm-dd. */
+export function futureDate(daysAhead = 30): string {
+  return new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
+}
+
+export interface FlightSeed {
+  priceCents?: number;
+  tickets?: number;
+  origin?: string;
+  destination?: string;
+}
+
+/** Inserts a flight of `airlineId` directly. */
+export async function insertFlight(
+  sql: Sql,
+  airlineId: string,
+  seed: FlightSeed = {},
+): Promise<string> {
+  day += 1;
+  const date = futureDate(10 + (day % 300));
+  const [row] = await sql<{ id: string }[]>`
+    INSERT INTO flights (airline_id, airline_name, origin, destination, departure_date, departure_hour,
+                         arrival_date, arrival_hour, duration_estimated, price_cents, tickets, logo)
+    SELECT ${airlineId}, name, ${seed.origin ?? 'Argentina'}, ${seed.destination ?? 'Chile'}, ${date}, '08:00',
+           ${date}, '10:30', '02:30', ${seed.priceCents ?? 150_00}, ${seed.tickets ?? 100}, image
+    FROM airlines WHERE id = ${airlineId}
+    RETURNING id`;
+  if (!row) throw new Error(`no airline ${airlineId}`);
+  return row.id;
+}
+
+/** Puts `amount` tickets of `flightId` in the customer's server-side cart. */
+export async function putInCart(
+  sql: Sql,
+  userId: string,
+  flightId: string,
+  amount = 1,
+): Promise<void> {
+  await sql`
+    INSERT INTO cart_lines (user_id, flight_id, amount) VALUES (${userId}, ${flightId}, ${amount})
+    ON CONFLICT (user_id, flight_id) DO UPDATE SET amount = EXCLUDED.amount, deleted = false`;
+}
+
+export interface Buyer {
+  id: string;
+  token: string;
+  headers: Record<string, string>;
+}
+
+/** `count` verified customers with live sessions, inserted in bulk (for concurrency tests). */
+export async function insertBuyers(sql: Sql, count: number): Promise<Buyer[]> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  const tokens = ids.map(() => generateToken());
+  await sql`
+    INSERT INTO users (id, email, name, role, email_verified)
+    SELECT id, 'buyer-' || id || '@buyers.test', 'Buyer', 'customer', true FROM unnest(${ids}::uuid[]) AS t(id)`;
+  await sql`
+    INSERT INTO sessions (token_hash, user_id, expires_at)
+    SELECT decode(h, 'hex'), u, now() + interval '1 hour'
+    FROM unnest(${tokens.map((t) => hashToken(t).toString('hex'))}::text[], ${ids}::uuid[]) AS t(h, u)`;
+  return ids.map((id, i) => ({
+    id,
+    token: tokens[i]!,
+    headers: { Authorization: `Bearer ${tokens[i]!}` },
+  }));
+}
+
+export function jsonRequest(
+  method: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): RequestInit {
+  return {
+    method,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  };
+}
+
+/** Row counts of everything the buying path writes: equal before and after = nothing written. */
+export async function buyingPathCounts(sql: Sql) {
+  const [row] = await sql<Record<string, number>[]>`
+    SELECT
+      (SELECT count(*) FROM orders) AS orders,
+      (SELECT count(*) FROM order_lines) AS order_lines,
+      (SELECT count(*) FROM sales) AS sales,
+      (SELECT count(*) FROM reviews) AS reviews,
+      (SELECT count(*) FROM payments) AS payments,
+      (SELECT count(*) FROM flights) AS flights,
+      (SELECT coalesce(sum(tickets), 0) FROM flights) AS tickets,
+      (SELECT md5(coalesce(string_agg(f::text, '|' ORDER BY id), '')) FROM flights f) AS flights_hash,
+      (SELECT md5(coalesce(string_agg(c::text, '|' ORDER BY user_id, flight_id), '')) FROM cart_lines c) AS cart_hash`;
+  return row!;
+}
+
+/**
+ * The §9 invariants of the buying path, checked on the database:
+ * every confirmed order has exactly one captured payment of exactly its total, every captured
+ * payment has a confirmed order, stock + tickets sold (confirmed or pending) = initial stock.
+ */
+export async function checkInvariants(sql: Sql) {
+  const [row] = await sql<
+    {
+      orders_without_capture: number;
+      captures_without_order: number;
+      sales_mismatch: number;
+      lines_without_sale: number;
+    }[]
+  >`
+    SELECT
+      (SELECT count(*) FROM orders o WHERE o.status = 'confirmed' AND NOT o.deleted AND NOT EXISTS (
+         SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'captured' AND p.amount_cents = o.total_cents
+           AND p.provider_payment_id = o.payment_id)) AS orders_without_capture,
+      (SELECT count(*) FROM payments p WHERE p.status = 'captured' AND NOT EXISTS (
+         SELECT 1 FROM orders o WHERE o.id = p.order_id AND o.status = 'confirmed' AND NOT o.deleted)) AS captures_without_order,
+      (SELECT count(*) FROM orders o WHERE o.subtotal_cents <> (
+         SELECT sum(l.amount * l.unit_price_cents) FROM order_lines l WHERE l.order_id = o.id)) AS sales_mismatch,
+      (SELECT count(*) FROM order_lines l WHERE NOT EXISTS (SELECT 1 FROM sales s WHERE s.order_line_id = l.id)) AS lines_without_sale`;
+  return row!;
+}
+
+/** Buys `amount` tickets of `flightId` as `buyer` through the real checkout; returns the order. */
+export async function purchase(
+  app: { request: (path: string, init?: RequestInit) => Response | Promise<Response> },
+  sql: Sql,
+  buyer: { id: string; headers: Record<string, string> },
+  flightId: string,
+  amount = 1,
+): Promise<{
+  id: string;
+  idpurchase: string;
+  priceCents: number;
+  stocks: { id: string; flightId: string; airlineId: string; amount: number; valueCents: number }[];
+}> {
+  await putInCart(sql, buyer.id, flightId, amount);
+  const cart = (await (await app.request('/api/cart', { headers: buyer.headers })).json()) as {
+    totalCents: number;
+  };
+  const res = await app.request(
+    '/api/stripe',
+    jsonRequest(
+      'POST',
+      { id: 'pm_card_visa', amount: cart.totalCents, receipt_email: 'buyer@example.test' },
+      { ...buyer.headers, 'Idempotency-Key': randomUUID() },
+    ),
+  );
+  if (res.status !== 200) throw new Error(`purchase failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { order: Awaited<ReturnType<typeof purchase>> }).order;
+}
+
+/** A fresh verified customer with a bearer session. */
+export async function newBuyer(sql: Sql): Promise<Buyer> {
+  const [buyer] = await insertBuyers(sql, 1);
+  return buyer!;
+}

@@ -1,0 +1,209 @@
+import { messages, type Flight, type FlightFieldsFromForm } from '@skyport/shared';
+import type postgres from 'postgres';
+import type { Sql } from '../../db/client.ts';
+import { AppError, ErrorCode } from '../../lib/errors.ts';
+
+type Tx = postgres.TransactionSql;
+
+/**
+ * An airline's own catalogue. Every function takes the airline id from the caller's session
+ * (never from a body) and touches only that airline's flights; each write transaction takes the
+ * replication lock first (see checkout/queries.ts).
+ */
+
+const FLIGHT_COLUMNS = (sql: Sql | Tx) => sql`
+  id, airline_id, airline_name, origin, destination,
+  to_char(departure_date, 'YYYY-MM-DD') AS departure_date, to_char(departure_hour, 'HH24:MI') AS departure_hour,
+  to_char(arrival_date, 'YYYY-MM-DD') AS arrival_date, to_char(arrival_hour, 'HH24:MI') AS arrival_hour,
+  duration_estimated, price_cents, tickets, logo, description, created_at`;
+
+interface FlightRow {
+  id: string;
+  airline_id: string;
+  airline_name: string;
+  origin: string;
+  destination: string;
+  departure_date: string;
+  departure_hour: string;
+  arrival_date: string;
+  arrival_hour: string;
+  duration_estimated: string;
+  price_cents: number;
+  tickets: number;
+  logo: string;
+  description: string;
+  created_at: Date;
+}
+
+function toFlight(row: FlightRow): Flight {
+  return {
+    id: row.id,
+    airlineId: row.airline_id,
+    airlineName: row.airline_name,
+    origin: row.origin,
+    destination: row.destination,
+    departureDate: row.departure_date,
+    departureHour: row.departure_hour,
+    arrivalDate: row.arrival_date,
+    arrivalHour: row.arrival_hour,
+    durationEstimated: row.duration_estimated,
+    priceCents: row.price_cents,
+    tickets: row.tickets,
+    logo: row.logo,
+    description: row.description,
+    createdAt: row.created_at.getTime(),
+  };
+}
+
+async function lockReplication(tx: Tx) {
+  await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:replication'))`;
+}
+
+/** The airline's live flights, with or without stock (its catalogue table). */
+export async function listOwnFlights(sql: Sql, airlineId: string): Promise<Flight[]> {
+  const rows = await sql<FlightRow[]>`
+    SELECT ${FLIGHT_COLUMNS(sql)} FROM flights WHERE airline_id = ${airlineId} AND NOT deleted
+    ORDER BY created_at, id`;
+  return rows.map(toFlight);
+}
+
+/**
+ * Refuses ids that are not live flights of `airlineId`: 404 for ids that are no live flight at
+ * all, 403 for another airline's (flights are public, so naming the owner reveals nothing).
+ */
+async function assertOwnFlights(
+  tx: Tx | Sql,
+  airlineId: string,
+  ids: readonly string[],
+): Promise<void> {
+  const rows = await tx<{ id: string; airline_id: string }[]>`
+    SELECT id, airline_id FROM flights WHERE id = ANY(${ids as string[]}::uuid[]) AND NOT deleted`;
+  const found = new Map(rows.map((r) => [r.id, r.airline_id]));
+  const unknown = ids.filter((id) => !found.has(id));
+  if (unknown.length > 0)
+    throw new AppError(ErrorCode.NotFound, 'Flight not found', { flightIds: unknown });
+  const foreign = ids.filter((id) => found.get(id) !== airlineId);
+  if (foreign.length > 0) {
+    throw new AppError(ErrorCode.Forbidden, 'You can only manage your own flights', {
+      reason: 'not_flight_owner',
+      flightIds: foreign,
+    });
+  }
+}
+
+export async function createFlight(
+  sql: Sql,
+  airlineId: string,
+  fields: FlightFieldsFromForm & { logo?: string | undefined },
+): Promise<Flight> {
+  return sql.begin(async (tx) => {
+    await lockReplication(tx);
+    const [airline] = await tx<{ name: string; image: string }[]>`
+      SELECT name, image FROM airlines WHERE id = ${airlineId} AND NOT deleted`;
+    if (!airline)
+      throw new AppError(ErrorCode.Forbidden, 'Your airline is not active', {
+        reason: 'airline_deleted',
+      });
+    // Spec §3: a flight's logo is its airline's image.
+    const logo = airline.image || fields.logo || '';
+    const [row] = await tx<FlightRow[]>`
+      INSERT INTO flights (airline_id, airline_name, origin, destination, departure_date, departure_hour,
+                           arrival_date, arrival_hour, duration_estimated, price_cents, tickets, logo, description)
+      VALUES (${airlineId}, ${airline.name}, ${fields.origin}, ${fields.destination}, ${fields.departureDate},
+              ${fields.departureHour}, ${fields.arrivalDate}, ${fields.arrivalHour}, ${fields.durationEstimated},
+              ${fields.priceCents}, ${fields.tickets}, ${logo}, ${fields.description})
+      RETURNING ${FLIGHT_COLUMNS(tx)}`;
+    return toFlight(row!);
+  });
+}
+
+export async function updateFlight(
+  sql: Sql,
+  airlineId: string,
+  flightId: string,
+  fields: FlightFieldsFromForm,
+): Promise<Flight> {
+  return sql.begin(async (tx) => {
+    await lockReplication(tx);
+    await assertOwnFlights(tx, airlineId, [flightId]);
+    const [row] = await tx<FlightRow[]>`
+      UPDATE flights SET origin = ${fields.origin}, destination = ${fields.destination},
+        departure_date = ${fields.departureDate}, departure_hour = ${fields.departureHour},
+        arrival_date = ${fields.arrivalDate}, arrival_hour = ${fields.arrivalHour},
+        duration_estimated = ${fields.durationEstimated}, price_cents = ${fields.priceCents},
+        tickets = ${fields.tickets}, description = ${fields.description}, updated_at = now()
+      WHERE id = ${flightId} AND airline_id = ${airlineId} AND NOT deleted
+      RETURNING ${FLIGHT_COLUMNS(tx)}`;
+    return toFlight(row!);
+  });
+}
+
+/**
+ * Takes flights out of the catalogue (tombstones): past orders, sales and reviews keep pointing
+ * at them. All or nothing: one foreign or unknown id refuses the whole request.
+ */
+export async function deleteFlights(
+  sql: Sql,
+  airlineId: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  return sql.begin(async (tx) => {
+    await lockReplication(tx);
+    await assertOwnFlights(tx, airlineId, ids);
+    const rows = await tx<{ id: string }[]>`
+      UPDATE flights SET deleted = true, updated_at = now()
+      WHERE id = ANY(${ids as string[]}::uuid[]) AND airline_id = ${airlineId} AND NOT deleted
+      RETURNING id`;
+    return rows.map((r) => r.id);
+  });
+}
+
+/**
+ * §7 `PUT /flights/stock` for the airline itself: takes `amount` tickets from each of its flights
+ * (e.g. seats sold elsewhere), with the same guarded update as the checkout. All or nothing.
+ */
+export async function takeOwnStock(
+  sql: Sql,
+  airlineId: string,
+  changes: readonly { id: string; amount: number }[],
+): Promise<{ id: string; tickets: number }[]> {
+  const ids = changes.map((c) => c.id);
+  const amounts = changes.map((c) => c.amount);
+  return sql.begin(async (tx) => {
+    await lockReplication(tx);
+    await assertOwnFlights(tx, airlineId, ids);
+    const rows = await tx<{ id: string; tickets: number }[]>`
+      UPDATE flights f SET tickets = f.tickets - l.amount, updated_at = now()
+      FROM unnest(${ids}::uuid[], ${amounts}::int[]) AS l(id, amount)
+      WHERE f.id = l.id AND f.airline_id = ${airlineId} AND NOT f.deleted AND f.tickets >= l.amount
+      RETURNING f.id, f.tickets`;
+    if (rows.length !== changes.length) {
+      throw new AppError(ErrorCode.Conflict, messages.noStockAvailable, { reason: 'no_stock' });
+    }
+    return rows;
+  });
+}
+
+/**
+ * For a customer's legacy `PUT /flights/stock` after paying: the stock was already taken by the
+ * checkout, so the call is only acknowledged when it matches the lines of one of the caller's
+ * confirmed orders; it never moves stock.
+ */
+export async function matchesConfirmedOrder(
+  sql: Sql,
+  userId: string,
+  changes: readonly { id: string; amount: number }[],
+): Promise<boolean> {
+  // Compared as byte strings on both sides (JS sort and COLLATE "C" agree).
+  const wanted = changes
+    .map((c) => `${c.id}:${c.amount}`)
+    .sort()
+    .join(',');
+  const [row] = await sql<{ id: string }[]>`
+    SELECT o.id FROM orders o
+    WHERE o.user_id = ${userId} AND o.status = 'confirmed' AND NOT o.deleted
+      AND (SELECT string_agg(l.flight_id::text || ':' || l.amount, ',' ORDER BY (l.flight_id::text || ':' || l.amount) COLLATE "C")
+           FROM order_lines l WHERE l.order_id = o.id) = ${wanted}
+    LIMIT 1`;
+  return row !== undefined;
+}
