@@ -1,0 +1,168 @@
+/**
+ * A page that runs the PWA's local-first data layer (src/db, src/sync, src/features/x/data) with
+ * no screens, for the browser test (offline-sync.e2e.ts) and the sync bench
+ * (sync-server/bench/sync.ts): Playwright drives it through `window.harness`. Built as a
+ * production bundle (vite.config.ts here) with a small service worker, so it reloads offline.
+ */
+import { firstValueFrom, filter } from 'rxjs';
+import { CatalogQuerySchema, type CatalogQueryInput, type Flight } from '@skyport/shared';
+import { createLocalData, type LocalData } from '../../src/data/local-data.ts';
+import { addFlightToCart, cartLines$ } from '../../src/features/cart/data/cart.ts';
+import { catalogIndex$, catalogPage$ } from '../../src/features/catalog/data/catalogue.ts';
+import { warmCatalogIndex } from '../../src/features/catalog/data/catalogue-index.ts';
+import { addFavourite, favourites$ } from '../../src/features/favourites/data/favourites.ts';
+import { orders$ } from '../../src/features/orders/data/orders.ts';
+import { reviewDrafts$, saveReviewDraft, type ReviewInput } from '../../src/features/orders/data/review-drafts.ts';
+import type { SyncUser } from '../../src/sync/engine.ts';
+
+const SESSION_KEY = 'harness-session';
+interface Session {
+  user: SyncUser;
+  token: string;
+}
+
+function readSession(): Session | null {
+  const raw = localStorage.getItem(SESSION_KEY);
+  return raw ? (JSON.parse(raw) as Session) : null;
+}
+
+const startedAt = performance.now();
+const arrivals = new Map<string, Promise<number>>();
+const statusElement = document.getElementById('status');
+
+async function open(): Promise<LocalData> {
+  const data = await createLocalData({
+    transport: {
+      baseUrl: '/api',
+      headers: (): Record<string, string> => {
+        const session = readSession();
+        return session ? { Authorization: `Bearer ${session.token}` } : {};
+      },
+    },
+  });
+  const session = readSession();
+  if (session) await data.engine.setUser(session.user);
+  data.engine.status.subscribe(() => {
+    if (statusElement) statusElement.textContent = data.engine.status.getSnapshot().phase;
+  });
+  return data;
+}
+
+const ready = open();
+
+async function flightCount(): Promise<number> {
+  const { db } = await ready;
+  return db.collections.flights.count().exec();
+}
+
+const harness = {
+  ready: ready.then(() => true),
+  startedAt,
+  async status() {
+    return (await ready).engine.status.getSnapshot();
+  },
+  flightCount,
+  /**
+   * Milliseconds from navigation start (the page's own loading included) until the flights
+   * replication has done its first full pull (RxDB's `awaitInitialReplication`) and `count`
+   * flights are stored in IndexedDB. (Not `awaitInSync`: it also waits twice for the browser to
+   * be idle, up to 10 s each, which measures the machine's load rather than the sync.)
+   */
+  async initialSync(count: number): Promise<number> {
+    const data = await ready;
+    await data.engine.replication('flights')?.state.awaitInitialReplication();
+    await firstValueFrom(data.db.collections.flights.count().$.pipe(filter((n) => n >= count)));
+    return performance.now();
+  },
+  async awaitInSync() {
+    await (await ready).engine.awaitInSync();
+  },
+  async login(user: SyncUser, token: string) {
+    localStorage.setItem(SESSION_KEY, JSON.stringify({ user, token }));
+    await (await ready).engine.setUser(user);
+  },
+  async query(input: CatalogQueryInput) {
+    const data = await ready;
+    return firstValueFrom(catalogPage$(data.db, CatalogQuerySchema.parse(input)));
+  },
+  /** Median and first-run time of a catalogue page query over the local flights. */
+  async timeQuery(input: CatalogQueryInput, runs: number) {
+    const data = await ready;
+    const query = CatalogQuerySchema.parse(input);
+    const firstStarted = performance.now();
+    const index = await firstValueFrom(catalogIndex$(data.db));
+    const indexMs = performance.now() - firstStarted;
+    warmCatalogIndex(index);
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      total = (await firstValueFrom(catalogPage$(data.db, query))).total;
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return { medianMs: times[Math.floor(times.length / 2)] ?? 0, indexMs, total, flights: index.listed.length };
+  },
+  async addToCart(flightId: string) {
+    const data = await ready;
+    const flight = await data.db.collections.flights.findOne(flightId).exec();
+    if (!flight) throw new Error(`no flight ${flightId}`);
+    return addFlightToCart(data, flight.toJSON() as Flight);
+  },
+  async cart() {
+    return (await firstValueFrom(cartLines$(await ready))).map((line) => ({ flightId: line.flightId, amount: line.amount }));
+  },
+  async addFavourite(flightId: string) {
+    const data = await ready;
+    const flight = await data.db.collections.flights.findOne(flightId).exec();
+    if (!flight) throw new Error(`no flight ${flightId}`);
+    return addFavourite(data, flight.toJSON() as Flight);
+  },
+  async favourites() {
+    return (await firstValueFrom(favourites$(await ready))).map((favourite) => favourite.flightId);
+  },
+  async orders() {
+    return (await firstValueFrom(orders$(await ready))).map((order) => ({ id: order.id, reviewed: order.stocks.map((line) => line.review) }));
+  },
+  async saveDraft(input: ReviewInput) {
+    return saveReviewDraft(await ready, input);
+  },
+  async drafts() {
+    return [...(await firstValueFrom(reviewDrafts$(await ready))).values()];
+  },
+  /**
+   * Starts watching for the flight's price to become `priceCents` in the local database; `arrival`
+   * then resolves with Date.now() at that moment (the live-update bench changes the flight on the
+   * server, from outside, right after this returns).
+   */
+  async watchPrice(flightId: string, priceCents: number): Promise<void> {
+    const data = await ready;
+    const query = data.db.collections.flights.findOne(flightId).$;
+    await firstValueFrom(query);
+    arrivals.set(
+      flightId,
+      firstValueFrom(query.pipe(filter((doc) => doc?.priceCents === priceCents))).then(() => Date.now()),
+    );
+  },
+  async arrival(flightId: string): Promise<number> {
+    const arrival = arrivals.get(flightId);
+    if (!arrival) throw new Error(`not watching ${flightId}`);
+    return arrival;
+  },
+  async firstFlightIds(count: number): Promise<string[]> {
+    const data = await ready;
+    const docs = await data.db.collections.flights.find({ sort: [{ priceCents: 'asc' }, { id: 'asc' }], limit: count }).exec();
+    return docs.map((doc) => doc.id);
+  },
+};
+
+declare global {
+  interface Window {
+    harness: typeof harness;
+  }
+}
+window.harness = harness;
+
+if ('serviceWorker' in navigator) {
+  void navigator.serviceWorker.register('/harness-sw.js');
+}

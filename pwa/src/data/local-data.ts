@@ -1,0 +1,48 @@
+import { createLocalDatabase, type CreateDatabaseOptions, type SkyportDatabase } from '../db/database.ts';
+import { createSyncEngine, type SyncEngine, type SyncEngineOptions, type SyncUser } from '../sync/engine.ts';
+import type { SyncTransport } from '../sync/http.ts';
+
+/**
+ * The local-first data layer of the app: the local database and the sync engine, created once
+ * outside React (main.tsx / app start-up) and handed to the screens by `LocalDataProvider`.
+ */
+export interface LocalData {
+  db: SkyportDatabase;
+  engine: SyncEngine;
+}
+
+export interface CreateLocalDataOptions {
+  database?: CreateDatabaseOptions;
+  transport?: SyncTransport;
+  sync?: Omit<SyncEngineOptions, 'db' | 'transport'>;
+  /** Start replicating at once (default true). */
+  start?: boolean;
+}
+
+/** Opens the local database and starts replicating the public collections. */
+export async function createLocalData(options: CreateLocalDataOptions = {}): Promise<LocalData> {
+  const db = await createLocalDatabase(options.database);
+  const engine = createSyncEngine({ db, transport: options.transport ?? { baseUrl: '/api' }, ...options.sync });
+  if (options.start !== false) engine.start();
+  return { db, engine };
+}
+
+/**
+ * Follows the app's session: `subscribe` is the session store's "user changed" hook (for the
+ * app, `onSessionUserChange` of app/session.ts). Login starts the user's replication and merges
+ * the guest cart; logout stops it and clears the personal data.
+ */
+export function followSession(
+  data: LocalData,
+  subscribe: (listener: (user: SyncUser | null) => void) => () => void,
+): () => void {
+  return subscribe((user) => {
+    void data.engine.setUser(user ? { id: user.id, role: user.role, airlineId: user.airlineId } : null);
+  });
+}
+
+/** Stops replication and closes the database (tests, hot reload). */
+export async function closeLocalData(data: LocalData): Promise<void> {
+  await data.engine.stop();
+  await data.db.close();
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { afterEach, expect, test } from 'vitest';
+import { SYNC_COLLECTIONS, type FlightDoc } from '@skyport/shared';
+import { clearPersonalCollections, createLocalDatabase, PERSONAL_COLLECTIONS, type SkyportDatabase } from './database.ts';
+import {
+  clearFavouriteAttempts,
+  readFavouriteAttempts,
+  readGuestCart,
+  readLocalTheme,
+  rememberFavouriteAttempt,
+  writeGuestCart,
+  writeLocalTheme,
+} from './local-state.ts';
+import { rxSchemaOf } from './schemas.ts';
+
+let db: SkyportDatabase | undefined;
+afterEach(async () => {
+  await db?.close();
+  db = undefined;
+});
+
+function open(devMode = true) {
+  return createLocalDatabase({ name: `test-${randomUUID()}`, indexedDB, IDBKeyRange, devMode, multiInstance: false });
+}
+
+export function flightDoc(fields: Partial<FlightDoc> = {}): FlightDoc {
+  return {
+    id: randomUUID(),
+    airlineId: randomUUID(),
+    airlineName: 'Test Air',
+    origin: 'Argentina',
+    destination: 'Chile',
+    departureDate: '2030-01-01',
+    departureHour: '08:30',
+    arrivalDate: '2030-01-01',
+    arrivalHour: '10:45',
+    durationEstimated: '02:15',
+    priceCents: 15000,
+    tickets: 10,
+    logo: '',
+    description: 'A flight',
+    createdAt: 1_700_000_000_000,
+    ...fields,
+  };
+}
+
+test('every replicated collection is created from the shared schemas, within the free RxDB limit', async () => {
+  db = await open();
+  expect(Object.keys(db.collections).sort()).toEqual([...SYNC_COLLECTIONS].sort());
+  expect(SYNC_COLLECTIONS.length).toBeLessThanOrEqual(13);
+  expect(rxSchemaOf('flights').indexes).toContainEqual(['airlineId', 'priceCents']);
+  expect(rxSchemaOf('orders').properties).toHaveProperty('stocks');
+});
+
+test('in development, a document that breaks the shared schema is refused', async () => {
+  db = await open(true);
+  await db.collections.flights.insert(flightDoc());
+  await expect(db.collections.flights.insert(flightDoc({ priceCents: -1 }))).rejects.toThrow();
+  await expect(db.collections.flights.insert({ ...flightDoc(), departureHour: '8h' })).rejects.toThrow();
+});
+
+test('nullable fields of the shared schemas are accepted', async () => {
+  db = await open(true);
+  const userId = randomUUID();
+  await db.collections.reviewDrafts.insert({
+    id: randomUUID(), userId, orderId: randomUUID(), flightId: randomUUID(),
+    rating: null, name: '', comment: '', status: 'pending', reason: null,
+  });
+  await db.collections.orders.insert({ id: randomUUID(), userId, idpurchase: null, creationdate: null, priceCents: 100, stocks: [] });
+  expect(await db.collections.reviewDrafts.count().exec()).toBe(1);
+});
+
+test('clearing personal data empties the personal collections (tombstones too) and keeps the catalogue', async () => {
+  db = await open(false);
+  const userId = randomUUID();
+  const flight = flightDoc();
+  await db.collections.flights.insert(flight);
+  await db.collections.cart.insert({
+    id: flight.id, userId, flightId: flight.id, airlineId: flight.airlineId, airlineName: 'Test Air', origin: 'Argentina',
+    destination: 'Chile', priceCents: 15000, logo: '', departureHour: '08:30', arrivalHour: '10:45', tickets: 10, amount: 2,
+  });
+  await db.collections.preferences.insert({ id: userId, userId, theme: 'dark' });
+  const removed = await db.collections.preferences.insert({ id: randomUUID(), userId: randomUUID(), theme: 'light' });
+  await removed.remove();
+
+  await clearPersonalCollections(db);
+  for (const name of PERSONAL_COLLECTIONS) expect(await db.collections[name].count().exec()).toBe(0);
+  // Nothing stays in storage, not even the deleted documents.
+  const ids = [flight.id, userId, removed.id];
+  expect(await db.collections.cart.storageInstance.findDocumentsById(ids, true)).toEqual([]);
+  expect(await db.collections.preferences.storageInstance.findDocumentsById(ids, true)).toEqual([]);
+  expect(await db.collections.flights.count().exec()).toBe(1);
+});
+
+test('guest state stays on the device: cart, favourite attempts and theme', async () => {
+  db = await open(false);
+  expect(await readGuestCart(db)).toEqual([]);
+  const line = {
+    flightId: randomUUID(), airlineId: randomUUID(), airlineName: 'Test Air', origin: 'Argentina', destination: 'Chile',
+    priceCents: 100, logo: '', departureHour: '08:30', arrivalHour: '10:45', tickets: 3, amount: 1,
+  };
+  await writeGuestCart(db, [line]);
+  expect(await readGuestCart(db)).toEqual([line]);
+  const flightId = randomUUID();
+  await rememberFavouriteAttempt(db, flightId);
+  await rememberFavouriteAttempt(db, flightId);
+  expect(await readFavouriteAttempts(db)).toEqual([flightId]);
+  await clearFavouriteAttempts(db);
+  expect(await readFavouriteAttempts(db)).toEqual([]);
+  expect(await readLocalTheme(db)).toBe('system');
+  await writeLocalTheme(db, 'dark');
+  expect(await readLocalTheme(db)).toBe('dark');
+});

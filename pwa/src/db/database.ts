@@ -1,0 +1,112 @@
+import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import {
+  SYNC_COLLECTIONS,
+  SYNC_COLLECTION_INFO,
+  SYNC_PROTOCOL_VERSION,
+  type SyncCollectionName,
+  type SyncDoc,
+} from '@skyport/shared';
+import { rxSchemaOf } from './schemas.ts';
+
+/**
+ * The browser's local database (DESIGN §4): RxDB on IndexedDB through the Dexie storage, one
+ * collection per replicated collection. Created outside React; the data provider hands it to
+ * the screens. Nine collections: within the free RxDB's limit of 13 open collections per page.
+ *
+ * Besides the collections, a few local documents (RxDB's key-value store, not replicated) keep
+ * what belongs to this device rather than to an account: the guest's cart and favourite
+ * attempts and the theme chosen before login (see local-state.ts).
+ */
+
+export type SkyportCollections = { [C in SyncCollectionName]: RxCollection<SyncDoc<C>> };
+export type SkyportDatabase = RxDatabase<SkyportCollections>;
+
+/** The collections that hold one customer's or one airline's data, cleared at logout. */
+export const PERSONAL_COLLECTIONS = SYNC_COLLECTIONS.filter(
+  (name) => SYNC_COLLECTION_INFO[name].partition !== 'public',
+) as readonly SyncCollectionName[];
+
+export interface CreateDatabaseOptions {
+  /**
+   * IndexedDB database name. The sync protocol version is part of the default, so an app whose
+   * documents changed shape starts from a fresh replica instead of migrating an old one.
+   */
+  name?: string;
+  /** The IndexedDB implementation (fake-indexeddb in tests); the browser's by default. */
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+  /** Dev-mode checks and schema validation in a development build (default on); never in production. */
+  devMode?: boolean;
+  /** Several tabs sharing the database (leader election for replication); default true. */
+  multiInstance?: boolean;
+}
+
+export const DEFAULT_DATABASE_NAME = `skyport-v${SYNC_PROTOCOL_VERSION}`;
+
+let devModeAdded = false;
+let localDocumentsAdded = false;
+
+/**
+ * Dev-mode adds RxDB's API checks and needs a schema validator; both cost build size and speed, and
+ * dev-mode loads a page from the internet, so they are loaded only in development builds
+ * (dynamic imports that a production build drops).
+ */
+async function storageFor(options: CreateDatabaseOptions, devMode: boolean): Promise<RxStorage<unknown, unknown>> {
+  const dexie = getRxStorageDexie(
+    options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange } : {},
+  ) as RxStorage<unknown, unknown>;
+  if (!import.meta.env.DEV) return dexie;
+  // Dev-mode is global to the page once added, and then requires validation everywhere.
+  if (!devMode && !devModeAdded) return dexie;
+  const [{ RxDBDevModePlugin, disableWarnings }, { wrappedValidateAjvStorage }] = await Promise.all([
+    import('rxdb/plugins/dev-mode'),
+    import('rxdb/plugins/validate-ajv'),
+  ]);
+  if (!devModeAdded) {
+    disableWarnings();
+    addRxPlugin(RxDBDevModePlugin);
+    devModeAdded = true;
+  }
+  return wrappedValidateAjvStorage({ storage: dexie }) as RxStorage<unknown, unknown>;
+}
+
+/** Opens (or creates) the local database with every collection. */
+export async function createLocalDatabase(options: CreateDatabaseOptions = {}): Promise<SkyportDatabase> {
+  // `import.meta.env.DEV` is a build-time constant: a production build drops dev-mode entirely.
+  const devMode = import.meta.env.DEV && (options.devMode ?? true);
+  if (!localDocumentsAdded) {
+    addRxPlugin(RxDBLocalDocumentsPlugin);
+    localDocumentsAdded = true;
+  }
+  const db = await createRxDatabase<SkyportCollections>({
+    name: options.name ?? DEFAULT_DATABASE_NAME,
+    storage: await storageFor(options, devMode),
+    multiInstance: options.multiInstance ?? true,
+    localDocuments: true,
+    // Queries are re-run on change with event-reduce; keep results of screens in memory.
+    eventReduce: true,
+    // The replica is rebuilt from the server if ever needed; no need to wait for idle on close.
+    closeDuplicates: true,
+  });
+  await db.addCollections(
+    Object.fromEntries(SYNC_COLLECTIONS.map((name) => [name, { schema: rxSchemaOf(name) }])) as never,
+  );
+  return db;
+}
+
+/**
+ * Empties the personal collections (cart, favourites, preferences, drafts, orders, sales): every
+ * document goes, tombstones included, so that nothing of the last user stays on the device and
+ * nothing of theirs can be pushed under the next user's session. Replication of these
+ * collections must be stopped (and its metadata removed) before.
+ */
+export async function clearPersonalCollections(db: SkyportDatabase): Promise<void> {
+  for (const name of PERSONAL_COLLECTIONS) {
+    const collection = db.collections[name] as RxCollection<unknown>;
+    await collection.find().remove();
+    // Purge the tombstones too: storage-level cleanup of everything deleted until now.
+    await collection.storageInstance.cleanup(0);
+  }
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { RxJsonSchema } from 'rxdb';
+import { SYNC_COLLECTIONS, SYNC_DOC_SCHEMAS, type SyncCollectionName, type SyncDoc } from '@skyport/shared';
+
+/**
+ * The RxDB collection schemas, derived from the shared zod document schemas (the same ones the
+ * server validates pushes with), so that the local database and the server cannot disagree on a
+ * field. Only what RxDB needs on top is added here: the primary key, string and number bounds on
+ * indexed fields, and the indexes.
+ */
+
+/**
+ * IndexedDB indexes per collection. The home screen's sort orders are indexed in memory instead
+ * (features/catalog/data/catalogue-index.ts: the listed flights kept sorted once per order), because
+ * the home query filters by prefix search with fallbacks and price bands that no IndexedDB range
+ * can answer, and every IndexedDB index of `flights` slows the initial sync of the whole catalogue
+ * (measured in headless chromium: 10,000 puts take about twice as long with six indexes as with
+ * none). Flights keep the index the airline's own catalogue reads.
+ */
+export const COLLECTION_INDEXES: Readonly<Record<SyncCollectionName, readonly (readonly string[])[]>> = {
+  flights: [['airlineId', 'priceCents']],
+  airlines: [['name', 'id']],
+  reviews: [
+    ['flightId', 'createdAt'],
+    ['airlineId', 'createdAt'],
+  ],
+  favourites: [['createdAt', 'id']],
+  cart: [],
+  preferences: [],
+  reviewDrafts: [['orderId', 'flightId']],
+  orders: [],
+  sales: [['createdAt', 'id']],
+};
+
+/** Longest indexed text (RxDB needs a bound to build index strings). */
+const INDEXED_STRING_MAX = 200;
+/** The largest value an indexed number may take (times in ms, cents, stock). */
+const INDEXED_NUMBER_MAX = Number.MAX_SAFE_INTEGER;
+
+type JsonSchemaNode = Record<string, unknown> & { type?: unknown; anyOf?: JsonSchemaNode[]; properties?: Record<string, JsonSchemaNode>; items?: JsonSchemaNode };
+
+/**
+ * zod writes `x | null` as `anyOf: [x, {type: "null"}]`; RxDB's validator (ajv in strict mode)
+ * wants one node with a type list instead.
+ */
+function simplifyNullable(node: JsonSchemaNode): JsonSchemaNode {
+  let result: JsonSchemaNode = { ...node };
+  const anyOf = node.anyOf;
+  if (Array.isArray(anyOf) && anyOf.length === 2 && anyOf.some((option) => option.type === 'null')) {
+    const other = anyOf.find((option) => option.type !== 'null') ?? {};
+    const { anyOf: _dropped, ...rest } = node;
+    result = { ...rest, ...other, type: [other.type as string, 'null'] };
+    // `enum` without null would refuse null even with a type list.
+    if (Array.isArray(result.enum)) result.enum = [...(result.enum as unknown[]), null];
+  }
+  if (result.properties) {
+    result.properties = Object.fromEntries(Object.entries(result.properties).map(([key, value]) => [key, simplifyNullable(value)]));
+  }
+  if (result.items) result.items = simplifyNullable(result.items);
+  return result;
+}
+
+/** The RxDB schema of a replicated collection. */
+export function rxSchemaOf<C extends SyncCollectionName>(collection: C): RxJsonSchema<SyncDoc<C>> {
+  const json = simplifyNullable(
+    z.toJSONSchema(SYNC_DOC_SCHEMAS[collection], { target: 'draft-7', io: 'output' }) as JsonSchemaNode,
+  );
+  const properties = { ...(json.properties ?? {}) };
+  const indexes = COLLECTION_INDEXES[collection];
+  const bounded = new Set(['id', ...indexes.flat()]);
+  for (const field of bounded) {
+    const property = properties[field];
+    if (!property) throw new Error(`${collection}: indexed field ${field} is not in the schema`);
+    if (property.type === 'string') {
+      properties[field] = { ...property, maxLength: Math.min(Number(property.maxLength ?? INDEXED_STRING_MAX), INDEXED_STRING_MAX) };
+    } else if (property.type === 'integer' || property.type === 'number') {
+      properties[field] = {
+        ...property,
+        type: 'number',
+        minimum: typeof property.minimum === 'number' ? property.minimum : Number.MIN_SAFE_INTEGER,
+        maximum: typeof property.maximum === 'number' ? Math.min(property.maximum, INDEXED_NUMBER_MAX) : INDEXED_NUMBER_MAX,
+        multipleOf: 1,
+      };
+    }
+  }
+  properties.id = { ...properties.id, maxLength: 36 };
+  return {
+    title: collection,
+    description: `Skyport ${collection}, replicated with the server (shared/src/schemas/replication.ts)`,
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties,
+    required: json.required as string[],
+    additionalProperties: false,
+    indexes: indexes.map((index) => [...index]),
+  } as unknown as RxJsonSchema<SyncDoc<C>>;
+}
+
+/** Every replicated collection's schema. */
+export function allRxSchemas(): { [C in SyncCollectionName]: RxJsonSchema<SyncDoc<C>> } {
+  return Object.fromEntries(SYNC_COLLECTIONS.map((name) => [name, rxSchemaOf(name)])) as {
+    [C in SyncCollectionName]: RxJsonSchema<SyncDoc<C>>;
+  };
+}

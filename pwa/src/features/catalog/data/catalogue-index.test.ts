@@ -1,0 +1,80 @@
+import { expect, test } from 'vitest';
+import { CATALOG_SORTS, CatalogQuerySchema, PRICE_BANDS, queryCatalog, type Flight } from '@skyport/shared';
+import { createCatalogIndex, queryCatalogIndex, warmCatalogIndex } from './catalogue-index.ts';
+
+/** A small deterministic generator, so that a failure can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+const COUNTRIES = ['Argentina', 'Chile', 'Uruguay', 'Brazil', 'Bolivia', 'Peru', 'Spain', 'Åland Islands'];
+const AIRLINES = ['aurora', 'Andes Sky', 'pampa', 'Zeta', 'ñandú air'];
+
+function flights(count: number, next: () => number): Flight[] {
+  const pick = <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  return Array.from({ length: count }, (_, i) => {
+    const airline = Math.floor(next() * AIRLINES.length);
+    return {
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      airlineId: `00000000-0000-4000-8000-a0000000000${airline}`,
+      airlineName: AIRLINES[airline]!,
+      origin: pick(COUNTRIES),
+      destination: pick(COUNTRIES),
+      departureDate: '2030-01-01',
+      departureHour: '08:30',
+      arrivalDate: '2030-01-01',
+      arrivalHour: '10:45',
+      durationEstimated: '02:15',
+      priceCents: pick([10_000_00, 20_000_00, 30_000_00, 40_000_00, 55_000_00, Math.floor(next() * 60_000_00)]),
+      tickets: pick([0, 1, 49, 50, 300]),
+      logo: '',
+      description: '',
+      createdAt: 1_700_000_000_000 + Math.floor(next() * 1000),
+    };
+  });
+}
+
+test('the indexed local query lists exactly the pages of the shared reference rule', () => {
+  const next = random(42);
+  const data = flights(400, next);
+  const index = createCatalogIndex(data);
+  const texts = [undefined, '', 'ar', 'ch', 'Br', 'å', 'zz', ' uru '];
+  for (let round = 0; round < 400; round++) {
+    const pick = <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+    const query = CatalogQuerySchema.parse({
+      origin: pick(texts),
+      destination: pick(texts),
+      airlineId: next() < 0.3 ? `00000000-0000-4000-8000-a0000000000${Math.floor(next() * 6)}` : undefined,
+      band: pick(PRICE_BANDS),
+      sort: pick(CATALOG_SORTS),
+      page: 1 + Math.floor(next() * 5),
+      pageSize: pick([6, 10, 60]),
+    });
+    expect(queryCatalogIndex(index, query)).toEqual(queryCatalog(data, query));
+  }
+});
+
+test('a page with a filter and a sort over 10,000 flights takes a few milliseconds', () => {
+  const data = flights(10_000, random(7));
+  const index = createCatalogIndex(data);
+  warmCatalogIndex(index);
+  const query = CatalogQuerySchema.parse({ band: 'mid', sort: 'price_desc', origin: 'ar', page: 3 });
+  const times: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const started = performance.now();
+    queryCatalogIndex(index, query);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  expect(times[25]!).toBeLessThan(16);
+});
+
+test('the home query comes from the URL, a malformed parameter falling back to its default', async () => {
+  const { catalogQueryFromSearch } = await import('./catalogue.ts');
+  expect(catalogQueryFromSearch(new URLSearchParams('sort=price_asc&page=3&band=mid'))).toMatchObject({ sort: 'price_asc', page: 3, band: 'mid' });
+  expect(catalogQueryFromSearch(new URLSearchParams('sort=cheapest&page=-2&origin=Ar&junk=1'))).toMatchObject({ sort: 'initial', page: 1, origin: 'Ar' });
+});

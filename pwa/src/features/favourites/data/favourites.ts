@@ -1,0 +1,69 @@
+import { map, of, switchMap, type Observable } from 'rxjs';
+import { favouriteFromFlight, messages, type Favourite, type FavouriteDoc, type Flight } from '@skyport/shared';
+import { rememberFavouriteAttempt } from '../../../db/local-state.ts';
+import { useLocalData } from '../../../data/provider.tsx';
+import { useObservable } from '../../../data/use-observable.ts';
+import type { LocalData } from '../../../data/local-data.ts';
+
+/**
+ * Favourites (spec §4): a signed-in customer's, replicated. A guest gets the spec's warning, and
+ * the flight is remembered on this device and saved to favourites at login (sync/engine.ts).
+ */
+
+export type FavouriteResult = { ok: true } | { ok: false; message: string };
+
+function toFavourite(doc: FavouriteDoc): Favourite {
+  const { id: _id, userId: _userId, ...favourite } = doc;
+  return favourite;
+}
+
+/** The customer's favourites, oldest first (empty for everybody else). */
+export function favourites$(data: LocalData): Observable<Favourite[]> {
+  return data.engine.user$.pipe(
+    switchMap((user) =>
+      user?.role === 'customer'
+        ? data.db.collections.favourites
+            .find({ sort: [{ createdAt: 'asc' }, { id: 'asc' }] })
+            .$.pipe(map((docs) => docs.map((doc) => toFavourite(doc._data as FavouriteDoc))))
+        : of([] as Favourite[]),
+    ),
+  );
+}
+
+/** Saves a flight to the customer's favourites. A guest is told to log in (and it is remembered). */
+export async function addFavourite(data: LocalData, flight: Flight): Promise<FavouriteResult> {
+  const user = data.engine.user;
+  if (!user) {
+    await rememberFavouriteAttempt(data.db, flight.id);
+    return { ok: false, message: messages.loginToSaveFavourites };
+  }
+  if (user.role !== 'customer') return { ok: false, message: messages.notAllowed };
+  await data.db.collections.favourites.upsert({ ...favouriteFromFlight(flight, Date.now()), id: flight.id, userId: user.id });
+  return { ok: true };
+}
+
+export async function removeFavourite(data: LocalData, flightId: string): Promise<void> {
+  await data.db.collections.favourites.findOne(flightId).remove();
+}
+
+// Hooks --------------------------------------------------------------------------------------
+
+const NONE: Favourite[] = [];
+
+export function useFavourites(): Favourite[] {
+  const data = useLocalData();
+  return useObservable(() => favourites$(data), [data], NONE);
+}
+
+/** Whether a flight is in the favourites (the filled heart). */
+export function useIsFavourite(flightId: string): boolean {
+  return useFavourites().some((favourite) => favourite.flightId === flightId);
+}
+
+export function useFavouriteActions() {
+  const data = useLocalData();
+  return {
+    add: (flight: Flight) => addFavourite(data, flight),
+    remove: (flightId: string) => removeFavourite(data, flightId),
+  };
+}

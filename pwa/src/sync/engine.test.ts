@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { Observable, Subject, filter, firstValueFrom, map, timeout } from 'rxjs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { messages, type Flight } from '@skyport/shared';
+import { createLocalDatabase, PERSONAL_COLLECTIONS, type SkyportDatabase } from '../db/database.ts';
+import { readGuestCart } from '../db/local-state.ts';
+import type { LocalData } from '../data/local-data.ts';
+import { addFlightToCart, cartLines$, removeLine } from '../features/cart/data/cart.ts';
+import { addFavourite, favourites$ } from '../features/favourites/data/favourites.ts';
+import { orders$ } from '../features/orders/data/orders.ts';
+import { reviewDrafts$, reviewDraftKey, saveReviewDraft } from '../features/orders/data/review-drafts.ts';
+import { sales$ } from '../features/sales/data/sales.ts';
+import { setTheme } from '../features/preferences/data/theme.ts';
+import { createSyncEngine, type SyncEngine, type SyncUser } from './engine.ts';
+import { startTestServer, type TestActor, type TestServer } from './test-server.ts';
+
+/**
+ * The PWA's replication client against a real server (sync-server/src/sync/test-server.ts, a
+ * fresh PostgreSQL database): RxDB with the Dexie storage on fake-indexeddb.
+ */
+
+let server: TestServer;
+let db: SkyportDatabase;
+let engine: SyncEngine;
+let data: LocalData;
+let token: string | null = null;
+let online = true;
+const online$ = new Subject<boolean>();
+const inFlight = new Set<AbortController>();
+
+/** fetch that can be switched off like a network cable: it fails, and open connections drop. */
+const switchableFetch: typeof fetch = async (input, init) => {
+  if (!online) throw new TypeError('fetch failed (offline)');
+  const controller = new AbortController();
+  inFlight.add(controller);
+  init?.signal?.addEventListener('abort', () => controller.abort());
+  try {
+    return await fetch(input, { ...init, signal: controller.signal });
+  } finally {
+    inFlight.delete(controller);
+  }
+};
+
+function setOnline(value: boolean) {
+  online = value;
+  if (!value) for (const controller of inFlight) controller.abort();
+  online$.next(value);
+}
+
+function userOf(actor: TestActor, role: SyncUser['role']): SyncUser {
+  return { id: actor.id!, role, airlineId: actor.airlineId };
+}
+
+async function signIn(actor: TestActor | null, role: SyncUser['role'] = 'customer') {
+  token = actor?.token ?? null;
+  await engine.setUser(actor ? userOf(actor, role) : null);
+}
+
+/** The sync phase, live. */
+function phase$(): Observable<string> {
+  return new Observable<string>((subscriber) => {
+    subscriber.next(engine.status.getSnapshot().phase);
+    return engine.status.subscribe(() => subscriber.next(engine.status.getSnapshot().phase));
+  });
+}
+
+/** Waits until a live query's value passes `predicate`. */
+function until<T>(source: Observable<T>, predicate: (value: T) => boolean, ms = 10_000): Promise<T> {
+  return firstValueFrom(source.pipe(filter(predicate), timeout(ms)));
+}
+
+async function rows<T>(table: string): Promise<T[]> {
+  return server.control<T[]>('GET', `/__test/rows/${table}`);
+}
+
+async function localFlight(id: string): Promise<Flight> {
+  const doc = await db.collections.flights.findOne(id).exec();
+  if (!doc) throw new Error(`flight ${id} is not in the local database`);
+  return doc.toJSON() as Flight;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ flights: 30 });
+  db = await createLocalDatabase({ name: `engine-${randomUUID()}`, indexedDB, IDBKeyRange, devMode: true, multiInstance: false });
+  engine = createSyncEngine({
+    db,
+    transport: { baseUrl: `${server.url}/api`, fetch: switchableFetch, headers: (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {}) },
+    retry: { baseMs: 100, maxMs: 1000 },
+    onlineEvents: online$,
+    initiallyOnline: true,
+  });
+  data = { db, engine };
+  engine.start();
+});
+
+afterAll(async () => {
+  await engine?.stop();
+  await db?.close();
+  await server?.stop();
+});
+
+test('a guest replicates the public catalogue, and a change on the server arrives live', async () => {
+  await engine.awaitInSync();
+  expect(await db.collections.flights.count().exec()).toBe(30);
+  expect(await db.collections.airlines.count().exec()).toBeGreaterThanOrEqual(1);
+  expect(engine.status.getSnapshot().phase).toBe('upToDate');
+
+  const id = server.flightIds[0]!;
+  const started = performance.now();
+  await server.control('POST', `/__test/flights/${id}`, { priceCents: 99_900 });
+  await until(db.collections.flights.findOne(id).$, (doc) => doc?.priceCents === 99_900);
+  expect(performance.now() - started).toBeLessThan(3000);
+
+  await server.control('POST', `/__test/flights/${server.flightIds[29]!}`, { deleted: true });
+  await until(db.collections.flights.findOne(server.flightIds[29]!).$, (doc) => doc === null);
+});
+
+test("at login the guest's cart is merged into the customer's, and favourite attempts and theme are saved", async () => {
+  const [first, second, third] = server.flightIds.map((id) => id) as [string, string, string];
+  // The customer already has one ticket of the first flight in their cart (another device).
+  const customer = server.actors.customer;
+  const saved = {
+    ...(await localFlight(first)), id: first, userId: customer.id, flightId: first, amount: 1, _deleted: false,
+  };
+  const { id: _id, departureDate: _d, arrivalDate: _a, durationEstimated: _e, description: _s, createdAt: _c, ...line } = saved as Record<string, unknown>;
+  const seeded = await fetch(`${server.url}/api/sync/cart/push`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${customer.token}`, 'x-skyport-sync-version': '1' },
+    body: JSON.stringify({ rows: [{ newDocumentState: { ...line, id: first } }] }),
+  });
+  expect(seeded.status).toBe(200);
+
+  // As a guest: two tickets of the first flight, one of the second; a favourite; a theme.
+  expect(await addFlightToCart(data, await localFlight(first))).toMatchObject({ ok: true });
+  expect(await addFlightToCart(data, await localFlight(first))).toMatchObject({ ok: true });
+  expect(await addFlightToCart(data, await localFlight(second))).toMatchObject({ ok: true });
+  expect(await addFavourite(data, await localFlight(third))).toEqual({ ok: false, message: messages.loginToSaveFavourites });
+  await setTheme(data, 'dark');
+  expect((await readGuestCart(db)).map((l) => [l.flightId, l.amount])).toEqual([[first, 2], [second, 1]]);
+
+  await signIn(customer);
+  await engine.awaitInSync();
+
+  expect(await readGuestCart(db)).toEqual([]);
+  const lines = await firstValueFrom(cartLines$(data));
+  expect(lines.map((l) => [l.flightId, l.amount]).sort()).toEqual([[first, 3], [second, 1]].sort());
+  const serverCart = await rows<{ user_id: string; flight_id: string; amount: number; deleted: boolean }>('cart_lines');
+  expect(serverCart.filter((r) => r.user_id === customer.id && !r.deleted).map((r) => [r.flight_id, r.amount]).sort()).toEqual(
+    [[first, 3], [second, 1]].sort(),
+  );
+  const favourites = await firstValueFrom(favourites$(data));
+  expect(favourites.map((f) => f.flightId)).toEqual([third]);
+  expect(await rows('favourites')).toEqual([{ user_id: customer.id, flight_id: third, deleted: false }]);
+  expect(await rows('preferences')).toEqual([{ user_id: customer.id, theme: 'dark' }]);
+});
+
+test("a customer's changes sync, and a server-side change to the cart's flight refreshes its line", async () => {
+  const [first, second] = server.flightIds as [string, string];
+  await removeLine(data, second);
+  await engine.awaitInSync();
+  const serverCart = await rows<{ flight_id: string; deleted: boolean }>('cart_lines');
+  expect(serverCart.find((r) => r.flight_id === second)?.deleted).toBe(true);
+
+  await server.control('POST', `/__test/flights/${first}`, { tickets: 2 });
+  const lines = await until(cartLines$(data), (current) => current.find((l) => l.flightId === first)?.tickets === 2);
+  expect(lines.find((l) => l.flightId === first)?.amount).toBe(3);
+});
+
+test('a review written offline is kept, pushed when back online, and becomes a review', async () => {
+  const customer = server.actors.customer;
+  const flightId = server.flightIds[5]!;
+  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', { userId: customer.id, flightIds: [flightId] });
+  await until(orders$(data), (orders) => orders.some((order) => order.id === orderId));
+
+  setOnline(false);
+  await until(phase$(), (phase) => phase === 'offline');
+  const saved = await saveReviewDraft(data, { orderId, flightId, rating: 5, name: 'Carla', comment: 'Written on a plane' });
+  expect(saved.ok).toBe(true);
+  const key = reviewDraftKey(orderId, flightId);
+  expect((await firstValueFrom(reviewDrafts$(data))).get(key)?.status).toBe('pending');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(await rows('reviews')).toEqual([]);
+
+  setOnline(true);
+  const drafts = await until(reviewDrafts$(data), (map) => map.get(key)?.status === 'accepted');
+  expect(drafts.get(key)?.reason).toBeNull();
+  expect(await rows('reviews')).toEqual([expect.objectContaining({ order_id: orderId, flight_id: flightId, rating: 5, comment: 'Written on a plane' })]);
+  const orders = await until(orders$(data), (list) => list.find((o) => o.id === orderId)?.stocks[0]?.review === true);
+  expect(orders.find((o) => o.id === orderId)?.stocks.every((l) => l.review)).toBe(true);
+  await until(
+    db.collections.reviews.find({ selector: { flightId } }).$.pipe(map((docs) => docs.length)),
+    (count) => count === 1,
+  );
+});
+
+test('an invalid review draft comes back rejected with the reason', async () => {
+  const customer = server.actors.customer;
+  const flightId = server.flightIds[6]!;
+  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', { userId: customer.id, flightIds: [flightId] });
+  await until(orders$(data), (orders) => orders.some((order) => order.id === orderId));
+  await saveReviewDraft(data, { orderId, flightId, rating: null, name: 'Carla', comment: 'No stars' });
+  const drafts = await until(reviewDrafts$(data), (map) => map.get(reviewDraftKey(orderId, flightId))?.status === 'rejected');
+  expect(drafts.get(reviewDraftKey(orderId, flightId))?.reason).toBe(messages.enterARating);
+});
+
+test('logout clears the personal data; the next customer sees nothing of the last', async () => {
+  await signIn(null);
+  for (const name of PERSONAL_COLLECTIONS) expect(await db.collections[name].count().exec()).toBe(0);
+  expect(await firstValueFrom(cartLines$(data))).toEqual([]);
+  // The catalogue stays.
+  expect(await db.collections.flights.count().exec()).toBe(29);
+
+  await signIn(server.actors.unverifiedCustomer);
+  await engine.awaitInSync();
+  expect(await firstValueFrom(cartLines$(data))).toEqual([]);
+  expect(await firstValueFrom(favourites$(data))).toEqual([]);
+  expect(await firstValueFrom(orders$(data))).toEqual([]);
+});
+
+test('a change the server refuses is rolled back locally and reported', async () => {
+  const userId = server.actors.unverifiedCustomer.id!;
+  const unknownFlight = randomUUID();
+  const flight = await localFlight(server.flightIds[7]!);
+  await db.collections.cart.insert({
+    id: unknownFlight, userId, flightId: unknownFlight, airlineId: flight.airlineId, airlineName: 'x', origin: 'Argentina',
+    destination: 'Chile', priceCents: 100, logo: '', departureHour: '08:30', arrivalHour: '10:45', tickets: 1, amount: 1,
+  });
+  await until(db.collections.cart.findOne(unknownFlight).$, (doc) => doc === null);
+  expect(engine.status.getSnapshot().rejected).toContainEqual({ collection: 'cart', id: unknownFlight, message: 'Unknown flight' });
+  // The queue is not blocked: a valid change after it still syncs.
+  expect(await addFlightToCart(data, flight)).toMatchObject({ ok: true });
+  await engine.awaitInSync();
+  const serverCart = await rows<{ user_id: string; flight_id: string }>('cart_lines');
+  expect(serverCart.some((r) => r.user_id === userId && r.flight_id === flight.id)).toBe(true);
+});
+
+test('an approved airline replicates its own sales', async () => {
+  const airline = server.actors.airline;
+  const { flightIds } = await server.control<{ flightIds: string[] }>('POST', '/__test/flights', { count: 1, airlineId: airline.airlineId });
+  await server.control('POST', '/__test/orders', { userId: server.actors.customer.id, flightIds });
+  await signIn(airline, 'airline');
+  const sales = await until(sales$(data), (list) => list.length === 1);
+  expect(sales[0]).toMatchObject({ airlineId: airline.airlineId, idFlight: flightIds[0], amount: 1 });
+  expect(await db.collections.cart.count().exec()).toBe(0);
+});

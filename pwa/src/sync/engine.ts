@@ -1,0 +1,294 @@
+import { BehaviorSubject, Subscription, filter, firstValueFrom, fromEvent, map, merge, timer, type Observable } from 'rxjs';
+import {
+  SYNC_COLLECTION_INFO,
+  ReplicationCheckpointSchema,
+  SyncCollectionNameSchema,
+  favouriteFromFlight,
+  mergeCartLines,
+  type CartDoc,
+  type FavouriteDoc,
+  type Role,
+  type SyncCollectionName,
+} from '@skyport/shared';
+import { z } from 'zod';
+import { clearPersonalCollections, type SkyportDatabase } from '../db/database.ts';
+import {
+  clearFavouriteAttempts,
+  readFavouriteAttempts,
+  readGuestCart,
+  readLocalTheme,
+  writeGuestCart,
+  writeLocalTheme,
+} from '../db/local-state.ts';
+import type { SyncTransport } from './http.ts';
+import { DEFAULT_RETRY, startCollectionReplication, type CollectionReplication, type RetryPolicy } from './replication.ts';
+import { serverSentEvents } from './sse.ts';
+import { createSyncStatusStore, type SyncStatusStore } from './status.ts';
+
+/** Who the session belongs to, as far as sync cares. The identity layer's `User` fits. */
+export interface SyncUser {
+  id: string;
+  role: Role;
+  airlineId: string | null;
+}
+
+export interface SyncEngineOptions {
+  db: SkyportDatabase;
+  transport: SyncTransport;
+  retry?: RetryPolicy;
+  /** How long login waits for the first pull of the cart before merging the guest cart. */
+  initialPullTimeoutMs?: number;
+  /** Browser online/offline events; default: the window's, when there is one. */
+  onlineEvents?: Observable<boolean>;
+  /** Whether the browser is online now; default `navigator.onLine`. */
+  initiallyOnline?: boolean;
+}
+
+/**
+ * Replication with the session (DESIGN §4): the public collections (flights, airlines, reviews)
+ * for everybody from `start()`; a customer's own collections (favourites, cart, preferences,
+ * review drafts, orders) or an approved airline's sales from `setUser(user)` on; at logout
+ * (`setUser(null)`, or another user) those stop, their replication state is removed and the
+ * collections are emptied, so the next user sees nothing of the last.
+ *
+ * At login the guest's cart is merged into the customer's saved cart (shared `mergeCartLines`),
+ * the favourites a guest tried to save are saved, and a theme chosen before login becomes the
+ * account's unless the account already has one (then the device follows the account).
+ *
+ * Live changes of all running collections come over one Server-Sent Events connection
+ * (`/api/sync/stream?collections=…`), reconnected with backoff; every (re)connection starts with
+ * a `resync`, which makes each collection pull what it missed.
+ */
+export interface SyncEngine {
+  readonly status: SyncStatusStore;
+  /** The session's user, or null for a guest. */
+  readonly user$: Observable<SyncUser | null>;
+  readonly user: SyncUser | null;
+  start(): void;
+  /** Switches the session (login, logout, another user); resolves when the switch is done. */
+  setUser(user: SyncUser | null): Promise<void>;
+  /** The running replication of a collection, if any. */
+  replication(collection: SyncCollectionName): CollectionReplication | undefined;
+  /** Resolves when every running replication has pulled and pushed everything (tests, bench). */
+  awaitInSync(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const PUBLIC_COLLECTIONS: readonly SyncCollectionName[] = ['flights', 'airlines', 'reviews'];
+const CUSTOMER_COLLECTIONS: readonly SyncCollectionName[] = ['favourites', 'cart', 'preferences', 'reviewDrafts', 'orders'];
+const AIRLINE_COLLECTIONS: readonly SyncCollectionName[] = ['sales'];
+
+const ChangesEventSchema = z.object({
+  collection: SyncCollectionNameSchema,
+  documents: z.array(z.looseObject({ id: z.string(), _deleted: z.boolean() })),
+  checkpoint: ReplicationCheckpointSchema,
+});
+
+function browserOnlineEvents(): Observable<boolean> | undefined {
+  if (typeof window === 'undefined' || typeof window.addEventListener !== 'function') return undefined;
+  return merge(fromEvent(window, 'online').pipe(map(() => true)), fromEvent(window, 'offline').pipe(map(() => false)));
+}
+
+function personalCollectionsOf(user: SyncUser | null): readonly SyncCollectionName[] {
+  if (!user) return [];
+  if (user.role === 'customer') return CUSTOMER_COLLECTIONS;
+  if (user.role === 'airline' && user.airlineId) return AIRLINE_COLLECTIONS;
+  return [];
+}
+
+function partitionOf(user: SyncUser, collection: SyncCollectionName): string {
+  return SYNC_COLLECTION_INFO[collection].partition === 'airline' ? (user.airlineId ?? '') : user.id;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return Promise.race([promise, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms))]);
+}
+
+export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
+  const { db, transport } = options;
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const initiallyOnline = options.initiallyOnline ?? (typeof navigator === 'undefined' ? true : navigator.onLine);
+  const status = createSyncStatusStore(initiallyOnline);
+  const user$ = new BehaviorSubject<SyncUser | null>(null);
+  const replications = new Map<SyncCollectionName, CollectionReplication>();
+  const subscriptions = new Subscription();
+  let streamSubscription: Subscription | undefined;
+  let streamFailures = 0;
+  let started = false;
+  let stopped = false;
+  let queue: Promise<void> = Promise.resolve();
+  let reconnectNow: (() => void) | undefined;
+
+  function startReplication(collection: SyncCollectionName, partition: string | null) {
+    const replication = startCollectionReplication(db, collection, { transport, status, retry, partition });
+    replications.set(collection, replication);
+  }
+
+  /** (Re)opens the one live connection for the collections now running. */
+  function connectStream() {
+    streamSubscription?.unsubscribe();
+    streamSubscription = undefined;
+    if (stopped || replications.size === 0) return;
+    const names = [...replications.keys()].sort().join(',');
+    streamSubscription = serverSentEvents(transport, `/sync/stream?collections=${names}`).subscribe({
+      next(event) {
+        if (event.event === 'resync') {
+          streamFailures = 0;
+          status.reportSuccess('stream');
+          for (const replication of replications.values()) replication.stream.next('RESYNC');
+          return;
+        }
+        if (event.event !== 'changes') return;
+        const parsed = ChangesEventSchema.safeParse(JSON.parse(event.data));
+        if (!parsed.success) return;
+        const replication = replications.get(parsed.data.collection);
+        replication?.stream.next({ documents: parsed.data.documents as never, checkpoint: parsed.data.checkpoint });
+      },
+      error(error: unknown) {
+        streamFailures += 1;
+        status.reportError('stream', {
+          message: error instanceof Error ? error.message : String(error),
+          offline: (error as { offline?: boolean }).offline ?? false,
+          updateRequired: (error as { updateRequired?: boolean }).updateRequired ?? false,
+        });
+        const wait = Math.min(retry.maxMs, retry.baseMs * 2 ** Math.min(streamFailures - 1, 20));
+        const retryTimer = timer(wait).subscribe(() => connectStream());
+        reconnectNow = () => {
+          retryTimer.unsubscribe();
+          connectStream();
+        };
+      },
+    });
+  }
+
+  async function stopPersonal(previous: SyncUser) {
+    const personal = personalCollectionsOf(previous);
+    // Push what is still queued, if the server is reachable, before the data goes.
+    await withTimeout(
+      Promise.all(personal.map((name) => replications.get(name)?.state.awaitInSync())),
+      2000,
+    );
+    for (const name of personal) {
+      const replication = replications.get(name);
+      if (!replication) continue;
+      replications.delete(name);
+      replication.stream.complete();
+      await replication.state.remove();
+      status.forget(name);
+    }
+    await clearPersonalCollections(db);
+  }
+
+  async function mergeGuestData(user: SyncUser) {
+    const initialPull = options.initialPullTimeoutMs ?? 10_000;
+    await withTimeout(
+      Promise.all(['cart', 'favourites', 'preferences'].map((name) => replications.get(name as SyncCollectionName)?.state.awaitInitialReplication())),
+      initialPull,
+    );
+
+    const guestLines = await readGuestCart(db);
+    if (guestLines.length > 0) {
+      const savedDocs = await db.collections.cart.find().exec();
+      const saved = savedDocs.map((doc) => doc.toMutableJSON() as CartDoc);
+      const merged = mergeCartLines(saved, guestLines.map((line) => ({ ...line, id: line.flightId, userId: user.id })));
+      const changed = merged.filter((line) => {
+        const before = saved.find((s) => s.flightId === line.flightId);
+        return !before || before.amount !== line.amount;
+      });
+      if (changed.length > 0) {
+        await db.collections.cart.bulkUpsert(changed.map((line) => ({ ...line, id: line.flightId, userId: user.id })));
+      }
+      await writeGuestCart(db, []);
+    }
+
+    const attempts = await readFavouriteAttempts(db);
+    if (attempts.length > 0) {
+      const flights = await db.collections.flights.findByIds(attempts).exec();
+      const existing = await db.collections.favourites.findByIds(attempts).exec();
+      const toSave: FavouriteDoc[] = [];
+      for (const flightId of attempts) {
+        const flight = flights.get(flightId);
+        if (!flight || existing.has(flightId)) continue;
+        toSave.push({ ...favouriteFromFlight(flight.toJSON() as never, Date.now()), id: flightId, userId: user.id });
+      }
+      if (toSave.length > 0) await db.collections.favourites.bulkInsert(toSave);
+      await clearFavouriteAttempts(db);
+    }
+
+    const accountPreferences = await db.collections.preferences.findOne(user.id).exec();
+    if (accountPreferences) {
+      await writeLocalTheme(db, accountPreferences.theme);
+    } else {
+      const theme = await readLocalTheme(db);
+      if (theme !== 'system') await db.collections.preferences.insert({ id: user.id, userId: user.id, theme });
+    }
+  }
+
+  async function switchUser(next: SyncUser | null) {
+    const previous = user$.value;
+    const same =
+      previous?.id === next?.id && previous?.role === next?.role && previous?.airlineId === next?.airlineId;
+    if (same) return;
+    if (previous) await stopPersonal(previous);
+    user$.next(next);
+    if (next) {
+      for (const collection of personalCollectionsOf(next)) startReplication(collection, partitionOf(next, collection));
+    }
+    if (started) connectStream();
+    if (next?.role === 'customer') await mergeGuestData(next);
+  }
+
+  return {
+    status,
+    user$: user$.asObservable(),
+    get user() {
+      return user$.value;
+    },
+    start() {
+      if (started) return;
+      started = true;
+      for (const collection of PUBLIC_COLLECTIONS) startReplication(collection, null);
+      const online$ = options.onlineEvents ?? browserOnlineEvents();
+      if (online$) {
+        subscriptions.add(
+          online$.subscribe((online) => {
+            status.setBrowserOnline(online);
+            if (!online) return;
+            // Back online: pull what was missed and reconnect at once instead of after the backoff.
+            for (const replication of replications.values()) replication.state.reSync();
+            reconnectNow?.();
+          }),
+        );
+      }
+      connectStream();
+    },
+    setUser(user) {
+      const run = queue.then(() => switchUser(user));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    replication(collection) {
+      return replications.get(collection);
+    },
+    async awaitInSync() {
+      await queue;
+      await Promise.all([...replications.values()].map((replication) => replication.state.awaitInSync()));
+    },
+    async stop() {
+      stopped = true;
+      await queue;
+      subscriptions.unsubscribe();
+      streamSubscription?.unsubscribe();
+      for (const replication of replications.values()) {
+        replication.stream.complete();
+        await replication.state.cancel();
+      }
+      replications.clear();
+    },
+  };
+}
+
+/** Waits until the engine's user is `id` (or null) — for code that reacts to a session switch. */
+export function whenUser(engine: SyncEngine, id: string | null): Promise<SyncUser | null> {
+  return firstValueFrom(engine.user$.pipe(filter((user) => (user?.id ?? null) === id)));
+}

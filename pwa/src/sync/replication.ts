@@ -1,0 +1,171 @@
+import { Subject } from 'rxjs';
+import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import type { RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
+import {
+  SYNC_COLLECTION_INFO,
+  pullResponseSchema,
+  pushResponseSchema,
+  type ReplicationCheckpoint,
+  type SyncCollectionName,
+  type SyncDoc,
+  type WithDeletedFlag,
+} from '@skyport/shared';
+import type { SkyportDatabase } from '../db/database.ts';
+import { SyncHttpError, syncRequest, type SyncTransport } from './http.ts';
+import type { SyncStatusStore } from './status.ts';
+
+/** Documents per pull: the catalogue comes in large batches, personal data is small. */
+const PULL_BATCH: Readonly<Record<SyncCollectionName, number>> = {
+  flights: 2000,
+  airlines: 500,
+  reviews: 1000,
+  favourites: 200,
+  cart: 200,
+  preferences: 10,
+  reviewDrafts: 200,
+  orders: 200,
+  sales: 1000,
+};
+/** Rows per push; two documents a row, well under the server's 64 KiB body limit. */
+const PUSH_BATCH = 25;
+
+export interface RetryPolicy {
+  /** First wait after a failure. */
+  baseMs: number;
+  /** Longest wait between retries. */
+  maxMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { baseMs: 1000, maxMs: 60_000 };
+
+type Doc = WithDeletedFlag<SyncDoc<SyncCollectionName>>;
+type Row = RxReplicationWriteToMasterRow<SyncDoc<SyncCollectionName>>;
+
+export interface CollectionReplication {
+  collection: SyncCollectionName;
+  state: RxReplicationState<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>;
+  /** Live changes and 'RESYNC' signals for this collection, fed by the engine's event stream. */
+  stream: Subject<RxReplicationPullStreamItem<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>>;
+}
+
+export interface ReplicationContext {
+  transport: SyncTransport;
+  status: SyncStatusStore;
+  retry?: RetryPolicy;
+  /** Whose partition (user or airline id) this replication holds; part of its identity. */
+  partition: string | null;
+}
+
+/**
+ * Starts RxDB's replication of one collection with the server's `/sync/{collection}` endpoints:
+ * checkpoint iteration on `pull`, `push` for the writable collections, and live changes plus
+ * 'RESYNC' through `stream` (one shared connection, see engine.ts). Failed requests are retried
+ * with exponential backoff (RxDB's retry time, doubled per failure up to `maxMs`, reset by the
+ * next success; an 'online' event skips the wait). A push the server refuses for good (4xx) is
+ * rolled back locally and reported, so one bad document never blocks the queue.
+ */
+export function startCollectionReplication(
+  db: SkyportDatabase,
+  collection: SyncCollectionName,
+  context: ReplicationContext,
+): CollectionReplication {
+  const { transport, status } = context;
+  const retry = context.retry ?? DEFAULT_RETRY;
+  const stream = new Subject<RxReplicationPullStreamItem<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>>();
+  let failures = 0;
+  const responseSchema = pullResponseSchema(collection);
+  const conflictsSchema = pushResponseSchema(collection);
+
+  const succeeded = () => {
+    failures = 0;
+    state.retryTime = retry.baseMs;
+    status.reportSuccess(collection);
+  };
+  const failed = (error: unknown) => {
+    failures += 1;
+    state.retryTime = Math.min(retry.maxMs, retry.baseMs * 2 ** Math.min(failures - 1, 20));
+    const known = error instanceof SyncHttpError ? error : undefined;
+    status.reportError(collection, {
+      message: error instanceof Error ? error.message : String(error),
+      offline: known?.offline ?? false,
+      updateRequired: known?.updateRequired ?? false,
+    });
+  };
+
+  async function pushRows(rows: Row[]): Promise<Doc[]> {
+    const body = await syncRequest(transport, `/sync/${collection}/push`, { method: 'POST', body: { rows } });
+    return conflictsSchema.parse(body) as Doc[];
+  }
+
+  /** The local document goes back to the server's state (or away, if the server never had it). */
+  function rollback(row: Row, error: SyncHttpError): Doc {
+    const doc = row.newDocumentState as Doc;
+    status.reportRejected({ collection, id: String((doc as { id: string }).id), message: error.message });
+    return (row.assumedMasterState as Doc | undefined) ?? { ...doc, _deleted: true };
+  }
+
+  const writable = SYNC_COLLECTION_INFO[collection].writable;
+  const state = replicateRxCollection<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>({
+    collection: db.collections[collection] as never,
+    replicationIdentifier: `skyport-sync:${collection}:${context.partition ?? 'public'}`,
+    live: true,
+    retryTime: retry.baseMs,
+    // The app decides when to run; a hidden tab keeps syncing so that the data is fresh on return.
+    toggleOnDocumentVisible: false,
+    pull: {
+      batchSize: PULL_BATCH[collection],
+      stream$: stream.asObservable(),
+      async handler(checkpoint, batchSize) {
+        const params = new URLSearchParams({ limit: String(batchSize) });
+        if (checkpoint) {
+          params.set('revision', String(checkpoint.revision));
+          params.set('id', checkpoint.id);
+        }
+        try {
+          const body = responseSchema.parse(await syncRequest(transport, `/sync/${collection}/pull?${params}`));
+          succeeded();
+          return { documents: body.documents as Doc[], checkpoint: body.checkpoint ?? checkpoint };
+        } catch (error) {
+          failed(error);
+          throw error;
+        }
+      },
+    },
+    push: writable
+      ? {
+          batchSize: PUSH_BATCH,
+          async handler(rows) {
+            try {
+              const conflicts = await pushRows(rows as Row[]);
+              succeeded();
+              return conflicts;
+            } catch (error) {
+              if (!(error instanceof SyncHttpError) || !error.permanent) {
+                failed(error);
+                throw error;
+              }
+              // Find the refused rows one by one; the others are written as usual.
+              const results: Doc[] = [];
+              for (const row of rows as Row[]) {
+                try {
+                  results.push(...(rows.length === 1 ? [] : await pushRows([row])));
+                  if (rows.length === 1) results.push(rollback(row, error));
+                } catch (single) {
+                  if (!(single instanceof SyncHttpError) || !single.permanent) {
+                    failed(single);
+                    throw single;
+                  }
+                  results.push(rollback(row, single));
+                }
+              }
+              succeeded();
+              return results;
+            }
+          },
+        }
+      : undefined,
+  });
+
+  state.active$.subscribe((isActive) => status.setActive(collection, isActive));
+  return { collection, state, stream };
+}

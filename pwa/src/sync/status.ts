@@ -1,0 +1,119 @@
+/**
+ * The sync status a screen shows (an offline badge, a spinner, an error toast), as a small
+ * external store: `getSnapshot` / `subscribe` for React's useSyncExternalStore, no React here.
+ *
+ * - `offline`: the browser says so, or the server cannot be reached;
+ * - `error`: a request failed for another reason (the last message is kept), or the app is too old
+ *   for the server (`updateRequired`: the UI offers to reload);
+ * - `syncing`: some collection is pulling or pushing;
+ * - `upToDate`: none is, and the last requests succeeded.
+ */
+export type SyncPhase = 'syncing' | 'upToDate' | 'offline' | 'error';
+
+/** A local change the server refused for good (the change was rolled back locally). */
+export interface RejectedChange {
+  collection: string;
+  id: string;
+  message: string;
+}
+
+export interface SyncStatus {
+  phase: SyncPhase;
+  /** The last error message while `phase` is `error`. */
+  error: string | null;
+  /** The server answered 426: the app must be reloaded to get the new version. */
+  updateRequired: boolean;
+  /** Changes the server refused (most recent last, at most 20). */
+  rejected: readonly RejectedChange[];
+}
+
+export interface SyncStatusStore {
+  getSnapshot(): SyncStatus;
+  subscribe(listener: () => void): () => void;
+  setActive(collection: string, active: boolean): void;
+  /** A request of this collection succeeded: its error is cleared and the server is reachable. */
+  reportSuccess(collection: string): void;
+  reportError(collection: string, error: { message: string; offline?: boolean; updateRequired?: boolean }): void;
+  reportRejected(change: RejectedChange): void;
+  setBrowserOnline(online: boolean): void;
+  /** Forgets a collection (its replication stopped). */
+  forget(collection: string): void;
+}
+
+export function createSyncStatusStore(initiallyOnline = true): SyncStatusStore {
+  const active = new Set<string>();
+  const errors = new Map<string, string>();
+  const unreachable = new Set<string>();
+  let browserOnline = initiallyOnline;
+  let updateRequired = false;
+  let rejected: RejectedChange[] = [];
+  let snapshot: SyncStatus = compute();
+  const listeners = new Set<() => void>();
+
+  function compute(): SyncStatus {
+    const lastError = [...errors.values()].at(-1) ?? null;
+    let phase: SyncPhase;
+    if (!browserOnline || unreachable.size > 0) phase = 'offline';
+    else if (updateRequired || errors.size > 0) phase = 'error';
+    else if (active.size > 0) phase = 'syncing';
+    else phase = 'upToDate';
+    return { phase, error: phase === 'error' ? lastError : null, updateRequired, rejected };
+  }
+
+  function update() {
+    const next = compute();
+    if (
+      next.phase === snapshot.phase &&
+      next.error === snapshot.error &&
+      next.updateRequired === snapshot.updateRequired &&
+      next.rejected === snapshot.rejected
+    ) {
+      return;
+    }
+    snapshot = next;
+    for (const listener of listeners) listener();
+  }
+
+  return {
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    setActive(collection, isActive) {
+      if (isActive) active.add(collection);
+      else active.delete(collection);
+      update();
+    },
+    reportSuccess(collection) {
+      errors.delete(collection);
+      unreachable.delete(collection);
+      update();
+    },
+    reportError(collection, error) {
+      if (error.updateRequired) updateRequired = true;
+      if (error.offline) {
+        unreachable.add(collection);
+      } else {
+        unreachable.delete(collection);
+        errors.set(collection, error.message);
+      }
+      update();
+    },
+    reportRejected(change) {
+      rejected = [...rejected, change].slice(-20);
+      update();
+    },
+    setBrowserOnline(online) {
+      browserOnline = online;
+      if (online) unreachable.clear();
+      update();
+    },
+    forget(collection) {
+      active.delete(collection);
+      errors.delete(collection);
+      unreachable.delete(collection);
+      update();
+    },
+  };
+}

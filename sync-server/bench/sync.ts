@@ -1,0 +1,191 @@
+// The local-first sync benchmarks (issue 5), in Debian's chromium through playwright-core, against
+// a real server on a fresh database of 10,000 flights:
+//   1. initial sync: a fresh browser (empty IndexedDB) opens the page until the flights
+//      replication has done its first full pull and the 10,000 flights are stored in IndexedDB,
+//      counted from navigation start (seconds; target < 3 s);
+//   2. a local catalogue page query with a filter and a sort over those flights (median ms;
+//      target < 16 ms), the one-time index build reported beside it;
+//   3. live update delay: a flight changed on the server until the change is in a streaming
+//      client's local database (p50 / p95 ms; target p95 < 500 ms).
+// The page is the PWA's local-first harness (pwa/e2e/local-first, a production build; built here
+// when missing). Call `runSyncBench({ server, log })` from bench/run.ts with its BenchServer.
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import type { BenchServer } from './lib/database.ts';
+import { median, percentile, round } from './lib/stats.ts';
+
+const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
+const PWA_ROOT = path.resolve(SERVER_ROOT, '../pwa');
+const HARNESS_DIST = path.join(PWA_ROOT, 'e2e/local-first/dist');
+
+/** Targets of issue 5. */
+export const SYNC_TARGETS = { initialSyncSeconds: 3, pageQueryMs: 16, liveUpdateP95Ms: 500 } as const;
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface SyncBenchOptions {
+  server: BenchServer;
+  log: (message: string) => void;
+  /** Catalogue size (default 10,000). */
+  flights?: number;
+  /** Fresh-browser initial syncs; the median is reported (default 3). */
+  syncRuns?: number;
+  /** Page queries timed (default 50). */
+  queryRuns?: number;
+  /** Live updates measured (default 40). */
+  liveUpdates?: number;
+  chromiumPath?: string;
+}
+
+export interface SyncBenchReport {
+  flights: number;
+  initialSync: { runsSeconds: number[]; seconds: number; target: number; pass: boolean };
+  pageQuery: { query: Record<string, unknown>; medianMs: number; indexBuildMs: number; matching: number; target: number; pass: boolean };
+  liveUpdate: { samples: number; p50Ms: number; p95Ms: number; maxMs: number; target: number; pass: boolean };
+}
+
+interface TestServerProcess {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+}
+
+function buildHarness(log: (message: string) => void) {
+  if (existsSync(path.join(HARNESS_DIST, 'index.html'))) return;
+  log('building the local-first harness (pwa/e2e/local-first)');
+  const result = spawnSync(path.join(PWA_ROOT, 'node_modules/.bin/vite'), ['build', '-c', 'e2e/local-first/vite.config.ts'], {
+    cwd: PWA_ROOT,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('the harness build failed');
+}
+
+async function startServer(adminUrl: string, flights: number): Promise<TestServerProcess> {
+  const child: ChildProcessWithoutNullStreams = spawn(path.join(SERVER_ROOT, 'node_modules/.bin/tsx'), ['src/sync/test-server.ts', '--flights', String(flights), '--public-dir', HARNESS_DIST], {
+    cwd: SERVER_ROOT,
+    env: { ...process.env, DATABASE_URL: adminUrl },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stderr.pipe(process.stderr);
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split('\n').find((candidate) => candidate.startsWith('{') && stdout.includes('\n'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`the test server exited (${code})`)));
+  });
+  return { url: url.replace('127.0.0.1', 'localhost'), child };
+}
+
+function stopServer(server: TestServerProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve();
+    server.child.once('exit', () => resolve());
+    server.child.stdin.end();
+  });
+}
+
+declare const window: {
+  harness: {
+    ready: Promise<boolean>;
+    initialSync(count: number): Promise<number>;
+    awaitInSync(): Promise<void>;
+    timeQuery(input: Record<string, unknown>, runs: number): Promise<{ medianMs: number; indexMs: number; total: number; flights: number }>;
+    firstFlightIds(count: number): Promise<string[]>;
+    watchPrice(flightId: string, priceCents: number): Promise<void>;
+    arrival(flightId: string): Promise<number>;
+  };
+};
+
+export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBenchReport> {
+  const { log } = options;
+  const flights = options.flights ?? 10_000;
+  buildHarness(log);
+  log(`sync bench: starting a server with ${flights} flights`);
+  const server = await startServer(options.server.adminUrl, flights);
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: options.chromiumPath ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+
+    // 1. Initial sync into fresh browsers (a new context has an empty IndexedDB).
+    const runsSeconds: number[] = [];
+    for (let run = 0; run < (options.syncRuns ?? 3); run++) {
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      const page = await context.newPage();
+      await page.goto(server.url);
+      const ms = await page.evaluate((count) => window.harness.initialSync(count), flights);
+      runsSeconds.push(round(ms / 1000, 2));
+      log(`  initial sync ${run + 1}: ${round(ms / 1000, 2)} s`);
+      await context.close();
+    }
+
+    // 2 and 3 in one synced page.
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.evaluate((count) => window.harness.initialSync(count), flights);
+    const query = { band: 'mid', sort: 'price_desc', origin: 'a', page: 2 };
+    const timed = await page.evaluate(([input, runs]) => window.harness.timeQuery(input, runs), [query, options.queryRuns ?? 50] as const);
+    log(`  page query: median ${round(timed.medianMs, 2)} ms (index built in ${round(timed.indexMs, 1)} ms)`);
+
+    // Live updates from a settled page: every replication idle, the stream connected.
+    await page.evaluate(() => window.harness.awaitInSync());
+    const samples = options.liveUpdates ?? 40;
+    const ids = await page.evaluate((count) => window.harness.firstFlightIds(count), samples);
+    const delays: number[] = [];
+    for (const [index, id] of ids.entries()) {
+      const priceCents = 7_777_00 + index;
+      await page.evaluate(([flightId, price]) => window.harness.watchPrice(flightId, price), [id, priceCents] as const);
+      const started = Date.now();
+      const response = await fetch(`${server.url}/__test/flights/${id}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ priceCents }),
+      });
+      if (!response.ok) throw new Error(`changing flight ${id} failed: ${response.status}`);
+      const arrived = await page.evaluate((flightId) => window.harness.arrival(flightId), id);
+      delays.push(arrived - started);
+    }
+    delays.sort((a, b) => a - b);
+    await context.close();
+
+    const seconds = median(runsSeconds);
+    const report: SyncBenchReport = {
+      flights,
+      initialSync: { runsSeconds, seconds, target: SYNC_TARGETS.initialSyncSeconds, pass: seconds < SYNC_TARGETS.initialSyncSeconds },
+      pageQuery: {
+        query,
+        medianMs: round(timed.medianMs, 2),
+        indexBuildMs: round(timed.indexMs, 1),
+        matching: timed.total,
+        target: SYNC_TARGETS.pageQueryMs,
+        pass: timed.medianMs < SYNC_TARGETS.pageQueryMs,
+      },
+      liveUpdate: {
+        samples: delays.length,
+        p50Ms: percentile(delays, 50),
+        p95Ms: percentile(delays, 95),
+        maxMs: delays.at(-1) ?? 0,
+        target: SYNC_TARGETS.liveUpdateP95Ms,
+        pass: percentile(delays, 95) < SYNC_TARGETS.liveUpdateP95Ms,
+      },
+    };
+    log(`  live update: p50 ${report.liveUpdate.p50Ms} ms, p95 ${report.liveUpdate.p95Ms} ms`);
+    return report;
+  } finally {
+    await browser?.close();
+    await stopServer(server);
+  }
+}

@@ -1,0 +1,211 @@
+import type { ReplicationCheckpoint, SyncCollectionName, SyncDoc, WithDeletedFlag } from '@skyport/shared';
+import type postgres from 'postgres';
+import type { Sql } from '../db/client.ts';
+
+/** The pool or a transaction: every query here runs on either. */
+export type Queryable = Sql | postgres.TransactionSql;
+
+/**
+ * The replicated documents as SQL reads them: one query per collection that lists the rows of a
+ * partition after a revision, oldest first, already shaped as the wire document (camelCase,
+ * cents, `yyyy-mm-dd` dates, `hh:mm` hours, times in ms). Tombstones (`deleted`) are included:
+ * that is how a client learns that a row is gone.
+ *
+ * Revisions are unique (one `nextval` per written row) and follow commit order (004 migration),
+ * so "revision greater than the checkpoint's" is the whole pagination condition; the checkpoint's
+ * id only names the last document for RxDB.
+ */
+
+/**
+ * A row as the change queries return it: the document fields plus `revision` and `deleted`.
+ * Orders that are not confirmed (payment not captured, or cancelled) and their sales are shown to
+ * nobody, so they replicate as tombstones until they are confirmed (005/006 migrations).
+ */
+type ChangeRow = Record<string, unknown> & { revision: number; deleted: boolean; id: string };
+
+/** Documents after a revision, and the checkpoint of the last one. */
+export interface ChangeBatch<C extends SyncCollectionName> {
+  documents: WithDeletedFlag<SyncDoc<C>>[];
+  /** The checkpoint after the last document, or null when there is none. */
+  last: ReplicationCheckpoint | null;
+}
+
+/** The table behind each collection (what the change notifications name). */
+export const COLLECTION_TABLES: Readonly<Record<SyncCollectionName, string>> = {
+  flights: 'flights',
+  airlines: 'airlines',
+  reviews: 'reviews',
+  favourites: 'favourites',
+  cart: 'cart_lines',
+  preferences: 'preferences',
+  reviewDrafts: 'review_drafts',
+  orders: 'orders',
+  sales: 'sales',
+};
+
+const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::int8`;
+const day = (column: string) => `to_char(${column}, 'YYYY-MM-DD')`;
+const hour = (column: string) => `to_char(${column}, 'HH24:MI')`;
+
+/**
+ * SELECT list (document fields), FROM clause and partition column of each collection. Written as
+ * constant SQL text: only the partition value, revision and limit are parameters.
+ */
+const QUERIES: Readonly<Record<SyncCollectionName, { select: string; from: string; partitionColumn?: string; revisionColumn: string }>> = {
+  flights: {
+    select: `f.id, f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
+      ${day('f.departure_date')} AS "departureDate", ${hour('f.departure_hour')} AS "departureHour",
+      ${day('f.arrival_date')} AS "arrivalDate", ${hour('f.arrival_hour')} AS "arrivalHour",
+      f.duration_estimated AS "durationEstimated", f.price_cents AS "priceCents", f.tickets, f.logo,
+      f.description, ${ms('f.created_at')} AS "createdAt", f.revision, f.deleted`,
+    from: 'flights f',
+    revisionColumn: 'f.revision',
+  },
+  airlines: {
+    select: `a.id, a.name, a.owner_user_id AS "userId", a.image, a.revision, a.deleted`,
+    from: 'airlines a',
+    revisionColumn: 'a.revision',
+  },
+  reviews: {
+    select: `r.id, r.rating::int AS rating, r.comment, r.name, r.airline_id AS "airlineId",
+      r.flight_id AS "flightId", r.order_id AS "orderId", r.more_info AS "moreInfo",
+      ${ms('r.created_at')} AS "createdAt", r.revision, r.deleted`,
+    from: 'reviews r',
+    revisionColumn: 'r.revision',
+  },
+  favourites: {
+    select: `fv.flight_id AS id, fv.user_id AS "userId", fv.flight_id AS "flightId",
+      f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
+      ${day('f.departure_date')} AS "departureDate", ${hour('f.departure_hour')} AS "departureHour",
+      ${hour('f.arrival_hour')} AS "arrivalHour", f.price_cents AS "priceCents", f.logo,
+      ${ms('fv.created_at')} AS "createdAt", fv.revision, fv.deleted`,
+    from: 'favourites fv JOIN flights f ON f.id = fv.flight_id',
+    partitionColumn: 'fv.user_id',
+    revisionColumn: 'fv.revision',
+  },
+  cart: {
+    select: `c.flight_id AS id, c.user_id AS "userId", c.flight_id AS "flightId",
+      f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
+      f.price_cents AS "priceCents", f.logo, ${hour('f.departure_hour')} AS "departureHour",
+      ${hour('f.arrival_hour')} AS "arrivalHour", f.tickets, c.amount, c.revision, c.deleted`,
+    from: 'cart_lines c JOIN flights f ON f.id = c.flight_id',
+    partitionColumn: 'c.user_id',
+    revisionColumn: 'c.revision',
+  },
+  preferences: {
+    select: `p.user_id AS id, p.user_id AS "userId", p.theme, p.revision, p.deleted`,
+    from: 'preferences p',
+    partitionColumn: 'p.user_id',
+    revisionColumn: 'p.revision',
+  },
+  reviewDrafts: {
+    select: `d.id, d.user_id AS "userId", d.order_id AS "orderId", d.flight_id AS "flightId",
+      d.rating::int AS rating, d.name, d.comment, d.status, d.reason, d.revision, d.deleted`,
+    from: 'review_drafts d',
+    partitionColumn: 'd.user_id',
+    revisionColumn: 'd.revision',
+  },
+  orders: {
+    select: `o.id, o.user_id AS "userId", o.payment_id AS idpurchase,
+      to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS creationdate,
+      o.total_cents AS "priceCents",
+      coalesce((
+        SELECT json_agg(json_build_object(
+          'id', l.id, 'flightId', l.flight_id, 'airlineId', l.airline_id, 'amount', l.amount,
+          'valueCents', l.unit_price_cents, 'review', l.reviewed,
+          'moreinfo', json_build_object('origin', l.origin, 'destination', l.destination,
+            'arrivalHour', ${hour('l.arrival_hour')}, 'departureHour', ${hour('l.departure_hour')}))
+          ORDER BY l.id)
+        FROM order_lines l WHERE l.order_id = o.id), '[]'::json) AS stocks,
+      o.revision, (o.deleted OR o.status <> 'confirmed') AS deleted`,
+    from: 'orders o',
+    partitionColumn: 'o.user_id',
+    revisionColumn: 'o.revision',
+  },
+  sales: {
+    select: `s.id, s.airline_id AS "airlineId", s.flight_id AS "idFlight", s.unit_price_cents AS "priceCents",
+      s.amount, ${ms('s.created_at')} AS "createdAt", s.revision,
+      (s.deleted OR o.deleted OR o.status <> 'confirmed') AS deleted`,
+    from: 'sales s JOIN order_lines l ON l.id = s.order_line_id JOIN orders o ON o.id = l.order_id',
+    partitionColumn: 's.airline_id',
+    revisionColumn: 's.revision',
+  },
+};
+
+function toDocument<C extends SyncCollectionName>(row: ChangeRow): WithDeletedFlag<SyncDoc<C>> {
+  const { revision: _revision, deleted, ...fields } = row;
+  return { ...fields, _deleted: deleted } as WithDeletedFlag<SyncDoc<C>>;
+}
+
+/**
+ * The documents of one partition (`null` for a public collection) whose revision is above
+ * `afterRevision`, oldest first, at most `limit` of them.
+ */
+export async function selectChanges<C extends SyncCollectionName>(
+  sql: Queryable,
+  collection: C,
+  partition: string | null,
+  afterRevision: number,
+  limit: number,
+): Promise<ChangeBatch<C>> {
+  const query = QUERIES[collection];
+  const where = query.partitionColumn
+    ? `${query.partitionColumn} = $1 AND ${query.revisionColumn} > $2`
+    : `${query.revisionColumn} > $2 AND $1::text IS NULL`;
+  const rows = await sql.unsafe<ChangeRow[]>(
+    `SELECT ${query.select} FROM ${query.from} WHERE ${where} ORDER BY ${query.revisionColumn} LIMIT $3`,
+    [partition, afterRevision, limit],
+  );
+  const lastRow = rows.at(-1);
+  return {
+    documents: rows.map((row) => toDocument<C>(row)),
+    last: lastRow ? { revision: lastRow.revision, id: String(lastRow.id) } : null,
+  };
+}
+
+/** Documents by id within a partition, tombstones included, keyed by id (absent ids are missing). */
+export async function selectDocuments<C extends SyncCollectionName>(
+  sql: Queryable,
+  collection: C,
+  partition: string | null,
+  ids: readonly string[],
+): Promise<Map<string, WithDeletedFlag<SyncDoc<C>>>> {
+  const query = QUERIES[collection];
+  const idColumn = ID_COLUMNS[collection];
+  const where = query.partitionColumn
+    ? `${query.partitionColumn} = $1 AND ${idColumn} = ANY($2::uuid[])`
+    : `$1::text IS NULL AND ${idColumn} = ANY($2::uuid[])`;
+  const rows = await sql.unsafe<ChangeRow[]>(`SELECT ${query.select} FROM ${query.from} WHERE ${where}`, [
+    partition,
+    ids as string[],
+  ]);
+  return new Map(rows.map((row) => [String(row.id), toDocument<C>(row)]));
+}
+
+/** The column a document's id comes from. */
+const ID_COLUMNS: Readonly<Record<SyncCollectionName, string>> = {
+  flights: 'f.id',
+  airlines: 'a.id',
+  reviews: 'r.id',
+  favourites: 'fv.flight_id',
+  cart: 'c.flight_id',
+  preferences: 'p.user_id',
+  reviewDrafts: 'd.id',
+  orders: 'o.id',
+  sales: 's.id',
+};
+
+/** The highest committed revision of a partition (0 when it is empty): where a live feed starts. */
+export async function selectHeadRevision(
+  sql: Sql,
+  collection: SyncCollectionName,
+  partition: string | null,
+): Promise<number> {
+  const query = QUERIES[collection];
+  const where = query.partitionColumn ? `${query.partitionColumn} = $1` : `$1::text IS NULL`;
+  const [row] = await sql.unsafe<{ head: number }[]>(
+    `SELECT coalesce(max(${query.revisionColumn}), 0)::int8 AS head FROM ${query.from} WHERE ${where}`,
+    [partition],
+  );
+  return row?.head ?? 0;
+}

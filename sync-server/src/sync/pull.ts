@@ -1,0 +1,23 @@
+import type { PullQuery, PullResponse, SyncCollectionName, SyncDoc } from '@skyport/shared';
+import type { Sql } from '../db/client.ts';
+import { selectChanges } from './documents.ts';
+import { resolvePartition, type Caller } from './partitions.ts';
+
+/**
+ * RxDB's pull: the documents of the caller's partition written after the checkpoint, oldest
+ * revision first, at most `limit`, and the checkpoint to continue from. A batch shorter than
+ * `limit` tells the client it has caught up. With nothing new, the request's checkpoint comes
+ * back unchanged (null when the client had none).
+ */
+export async function pullChanges<C extends SyncCollectionName>(
+  sql: Sql,
+  caller: Caller | null,
+  collection: C,
+  query: PullQuery,
+): Promise<PullResponse<SyncDoc<C>>> {
+  const partition = resolvePartition(caller, collection, query.partition);
+  const after = query.revision ?? 0;
+  const batch = await selectChanges(sql, collection, partition, after, query.limit);
+  const given = query.revision === undefined ? null : { revision: query.revision, id: query.id ?? '' };
+  return { documents: batch.documents, checkpoint: batch.last ?? given };
+}

@@ -1,0 +1,218 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createApp } from '../app.ts';
+import { createSql, type Sql } from '../db/client.ts';
+import { createLogger } from '../lib/logger.ts';
+import { createActors, type Actor, type ActorName } from '../test/actors.ts';
+import { createTestDatabase } from '../test/database.ts';
+import { insertAirline, insertFlights, pushInit, syncHeaders } from './test-fixtures.ts';
+
+/**
+ * DESIGN §3/§4: several stateless instances on one PostgreSQL; live changes reach every instance
+ * through LISTEN/NOTIFY. Two real HTTP servers on two ports, each with its own connection pool
+ * (and so its own LISTEN connection), one database.
+ */
+
+const { url } = await createTestDatabase();
+interface Instance {
+  sql: Sql;
+  server: ServerType;
+  origin: string;
+}
+const instances: Instance[] = [];
+
+async function startInstance(): Promise<Instance> {
+  const sql = createSql(url, { max: 4 });
+  const app = createApp({ sql, logger: createLogger('silent') });
+  const server = await new Promise<ServerType>((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+  });
+  const { port } = server.address() as AddressInfo;
+  const instance = { sql, server, origin: `http://127.0.0.1:${port}` };
+  instances.push(instance);
+  return instance;
+}
+
+let a: Instance;
+let b: Instance;
+let actors: Record<ActorName, Actor>;
+let flightIds: string[];
+let airlineId: string;
+
+beforeAll(async () => {
+  a = await startInstance();
+  b = await startInstance();
+  actors = await createActors(a.sql);
+  airlineId = await insertAirline(a.sql, 'Stream Air');
+  flightIds = await insertFlights(a.sql, airlineId, 5);
+});
+
+afterAll(async () => {
+  for (const instance of instances) {
+    instance.server.close();
+    await instance.sql.end({ timeout: 1 });
+  }
+});
+
+interface SseEvent {
+  event: string;
+  data: string;
+  at: number;
+}
+
+/** A minimal EventSource over fetch: collects events, lets a test wait for one. */
+function openStream(origin: string, collection: string, actor?: Actor) {
+  const controller = new AbortController();
+  const events: SseEvent[] = [];
+  const waiters: (() => void)[] = [];
+  const response = fetch(`${origin}/api/sync/${collection}/stream`, {
+    headers: syncHeaders(actor?.headers() ?? {}),
+    signal: controller.signal,
+  });
+  const done = (async () => {
+    const res = await response;
+    if (!res.ok || !res.body) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let event = 'message';
+          const data: string[] = [];
+          for (const line of block.split('\n')) {
+            if (line.startsWith('event:')) event = line.slice(6).trim();
+            else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+          }
+          if (data.length > 0) events.push({ event, data: data.join('\n'), at: performance.now() });
+          waiters.splice(0).forEach((wake) => wake());
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return {
+    response,
+    events,
+    async waitFor(predicate: (event: SseEvent) => boolean, timeoutMs = 5000): Promise<SseEvent> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = events.find(predicate);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no matching event; got ${JSON.stringify(events)}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
+    },
+    async close() {
+      controller.abort();
+      await done;
+    },
+  };
+}
+
+const changesWith = (id: string) => (event: SseEvent) =>
+  event.event === 'changes' && (JSON.parse(event.data) as { documents: { id: string }[] }).documents.some((doc) => doc.id === id);
+
+test('a stream starts with a resync, and a flight changed through instance A reaches a client of instance B', async () => {
+  const stream = openStream(b.origin, 'flights');
+  expect((await stream.response).headers.get('content-type')).toMatch(/^text\/event-stream/);
+  await stream.waitFor((event) => event.event === 'resync');
+  const changed = flightIds[0]!;
+  const started = performance.now();
+  await a.sql`UPDATE flights SET price_cents = 4242 WHERE id = ${changed}`;
+  const event = await stream.waitFor(changesWith(changed));
+  const body = JSON.parse(event.data) as { documents: { id: string; priceCents: number }[]; checkpoint: { revision: number; id: string } };
+  expect(body.documents.find((doc) => doc.id === changed)?.priceCents).toBe(4242);
+  expect(body.checkpoint).toEqual({ revision: expect.any(Number), id: changed });
+  expect(event.at - started).toBeLessThan(2000);
+  await stream.close();
+});
+
+test("a customer's cart pushed through A streams from B to that customer only", async () => {
+  const mine = openStream(b.origin, 'cart', actors.customer);
+  const theirs = openStream(b.origin, 'cart', actors.unverifiedCustomer);
+  await mine.waitFor((event) => event.event === 'resync');
+  await theirs.waitFor((event) => event.event === 'resync');
+  const userId = actors.customer.user!.id;
+  const flightId = flightIds[1]!;
+  const doc = {
+    id: flightId, userId, flightId, airlineId, airlineName: 'Stream Air', origin: 'Argentina', destination: 'Chile',
+    priceCents: 15002, logo: '/logos/test.svg', departureHour: '08:30', arrivalHour: '10:45', tickets: 100, amount: 2,
+    _deleted: false,
+  };
+  const pushed = await fetch(`${a.origin}/api/sync/cart/push`, pushInit(actors.customer.headers(), { rows: [{ newDocumentState: doc }] }));
+  expect(pushed.status).toBe(200);
+  const event = await mine.waitFor(changesWith(flightId));
+  expect(JSON.parse(event.data).documents).toEqual([doc]);
+  // The other customer's stream on the same instance saw nothing of it.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(theirs.events.filter((e) => e.event === 'changes')).toEqual([]);
+  await mine.close();
+  await theirs.close();
+});
+
+test('a bulk change streams in batches that together carry every row, oldest first', async () => {
+  const stream = openStream(a.origin, 'flights');
+  await stream.waitFor((event) => event.event === 'resync');
+  const ids = await insertFlights(b.sql, airlineId, 1200);
+  await stream.waitFor(changesWith(ids.at(-1)!), 10_000);
+  const received = stream.events
+    .filter((event) => event.event === 'changes')
+    .flatMap((event) => (JSON.parse(event.data) as { documents: { id: string }[] }).documents.map((doc) => doc.id));
+  expect(received).toEqual(ids);
+  await stream.close();
+});
+
+test('streams are authorised and versioned like pulls', async () => {
+  expect((await openStream(a.origin, 'cart').response).status).toBe(401);
+  expect((await openStream(a.origin, 'sales', actors.customer).response).status).toBe(403);
+  const outdated = await fetch(`${a.origin}/api/sync/flights/stream`, { headers: { 'x-skyport-sync-version': '0' } });
+  expect(outdated.status).toBe(426);
+  await outdated.body?.cancel();
+});
+
+test('a closed stream stops being fed; a client reconnecting gets a resync again', async () => {
+  const first = openStream(b.origin, 'favourites', actors.customer);
+  await first.waitFor((event) => event.event === 'resync');
+  await first.close();
+  const second = openStream(b.origin, 'favourites', actors.customer);
+  await second.waitFor((event) => event.event === 'resync');
+  await second.close();
+});
+
+test('one connection carries several collections, each event naming its collection', async () => {
+  const controller = new AbortController();
+  const response = await fetch(`${b.origin}/api/sync/stream?collections=flights,cart`, {
+    headers: syncHeaders(actors.customer.headers()),
+    signal: controller.signal,
+  });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const readUntil = async (needle: string) => {
+    while (!text.includes(needle)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`stream ended before ${needle}`);
+      text += decoder.decode(value, { stream: true });
+    }
+  };
+  await readUntil('event: resync');
+  await a.sql`UPDATE flights SET price_cents = 4343 WHERE id = ${flightIds[2]!}`;
+  await readUntil('"collection":"flights"');
+  expect(text).toContain(flightIds[2]!);
+  controller.abort();
+
+  const guest = await fetch(`${b.origin}/api/sync/stream?collections=flights,cart`, { headers: syncHeaders() });
+  expect(guest.status).toBe(401);
+  const unknown = await fetch(`${b.origin}/api/sync/stream?collections=flights,tickets`, { headers: syncHeaders() });
+  expect(unknown.status).toBe(400);
+});
