@@ -1,5 +1,9 @@
 import { expect, test } from 'vitest';
-import { HOME_PAGE_SIZE, PRICE_BAND_LOW_MAX_CENTS, PRICE_BAND_MID_MAX_CENTS } from '../constants.ts';
+import {
+  HOME_PAGE_SIZE,
+  PRICE_BAND_LOW_MAX_CENTS,
+  PRICE_BAND_MID_MAX_CENTS,
+} from '../constants.ts';
 import { CatalogQuerySchema, type CatalogQueryInput } from '../schemas/catalog-query.ts';
 import type { Flight } from '../schemas/flight.ts';
 import {
@@ -83,7 +87,14 @@ test('every order breaks ties by id ascending, also the descending ones', () => 
   const a = flight({ id: 'aaaaaaaa-0000-4000-8000-000000000000', priceCents: 500, tickets: 5 });
   const b = flight({ id: 'bbbbbbbb-0000-4000-8000-000000000000', priceCents: 500, tickets: 5 });
   const c = flight({ id: 'cccccccc-0000-4000-8000-000000000000', priceCents: 500, tickets: 5 });
-  for (const sort of ['price_desc', 'price_asc', 'airline_asc', 'airline_desc', 'stock_desc', 'stock_asc'] as const) {
+  for (const sort of [
+    'price_desc',
+    'price_asc',
+    'airline_asc',
+    'airline_desc',
+    'stock_desc',
+    'stock_asc',
+  ] as const) {
     expect(ids(queryCatalog([c, a, b], query({ sort })).items), sort).toEqual([a.id, b.id, c.id]);
   }
 });
@@ -109,25 +120,25 @@ test('airline orders ignore case and compare by code point', () => {
   const alpha = flight({ airlineName: 'alpha' });
   const beta = flight({ airlineName: 'Beta' });
   const accent = flight({ airlineName: 'Ångström' });
-  expect(ids(queryCatalog([zeta, alpha, beta, accent], query({ sort: 'airline_asc' })).items)).toEqual([
-    alpha.id,
-    beta.id,
-    zeta.id,
-    accent.id,
-  ]);
-  expect(ids(queryCatalog([zeta, alpha, beta, accent], query({ sort: 'airline_desc' })).items)).toEqual([
-    accent.id,
-    zeta.id,
-    beta.id,
-    alpha.id,
-  ]);
+  expect(
+    ids(queryCatalog([zeta, alpha, beta, accent], query({ sort: 'airline_asc' })).items),
+  ).toEqual([alpha.id, beta.id, zeta.id, accent.id]);
+  expect(
+    ids(queryCatalog([zeta, alpha, beta, accent], query({ sort: 'airline_desc' })).items),
+  ).toEqual([accent.id, zeta.id, beta.id, alpha.id]);
 });
 
 test('availability orders go by tickets left', () => {
   const few = flight({ tickets: 2 });
   const many = flight({ tickets: 200 });
-  expect(ids(queryCatalog([few, many], query({ sort: 'stock_desc' })).items)).toEqual([many.id, few.id]);
-  expect(ids(queryCatalog([many, few], query({ sort: 'stock_asc' })).items)).toEqual([few.id, many.id]);
+  expect(ids(queryCatalog([few, many], query({ sort: 'stock_desc' })).items)).toEqual([
+    many.id,
+    few.id,
+  ]);
+  expect(ids(queryCatalog([many, few], query({ sort: 'stock_asc' })).items)).toEqual([
+    few.id,
+    many.id,
+  ]);
 });
 
 test('prices exactly at the band edges fall in low (20.000) and high (40.000)', () => {
@@ -172,7 +183,10 @@ test('search with both texts lists flights where both match when there are any',
   const both = flight({ origin: 'Argentina', destination: 'Brazil' });
   const onlyOrigin = flight({ origin: 'Argentina', destination: 'Chile' });
   const onlyDestination = flight({ origin: 'Peru', destination: 'Brazil' });
-  const result = queryCatalog([both, onlyOrigin, onlyDestination], query({ origin: 'arg', destination: 'bra' }));
+  const result = queryCatalog(
+    [both, onlyOrigin, onlyDestination],
+    query({ origin: 'arg', destination: 'bra' }),
+  );
   expect(ids(result.items)).toEqual([both.id]);
   expect(result.originNotFound).toBe(false);
 });
@@ -181,7 +195,10 @@ test('search with both texts falls back to flights where either matches', () => 
   const onlyOrigin = flight({ origin: 'Argentina', destination: 'Chile' });
   const onlyDestination = flight({ origin: 'Peru', destination: 'Brazil' });
   const neither = flight({ origin: 'Peru', destination: 'Chile' });
-  const result = queryCatalog([onlyOrigin, onlyDestination, neither], query({ origin: 'arg', destination: 'bra' }));
+  const result = queryCatalog(
+    [onlyOrigin, onlyDestination, neither],
+    query({ origin: 'arg', destination: 'bra' }),
+  );
   expect(ids(result.items)).toEqual([onlyOrigin.id, onlyDestination.id]);
   expect(result.originNotFound).toBe(false);
 });
@@ -189,7 +206,10 @@ test('search with both texts falls back to flights where either matches', () => 
 test('a search that matches nothing is dropped and reported as origin not found', () => {
   const a = flight({ origin: 'Peru', destination: 'Chile' });
   const b = flight({ origin: 'Chile', destination: 'Peru' });
-  const result = queryCatalog([a, b], query({ origin: 'xan', destination: 'yem', sort: 'initial' }));
+  const result = queryCatalog(
+    [a, b],
+    query({ origin: 'xan', destination: 'yem', sort: 'initial' }),
+  );
   expect(result.originNotFound).toBe(true);
   expect(ids(result.items)).toEqual([a.id, b.id]);
   expect(result.total).toBe(2);
@@ -198,12 +218,22 @@ test('a search that matches nothing is dropped and reported as origin not found'
 test('a destination-only search filters by destination', () => {
   const toBrazil = flight({ origin: 'Peru', destination: 'Brazil' });
   const fromBrazil = flight({ origin: 'Brazil', destination: 'Peru' });
-  expect(ids(queryCatalog([toBrazil, fromBrazil], query({ destination: 'bra' })).items)).toEqual([toBrazil.id]);
+  expect(ids(queryCatalog([toBrazil, fromBrazil], query({ destination: 'bra' })).items)).toEqual([
+    toBrazil.id,
+  ]);
 });
 
 test('the search level is decided over every listed flight, before the airline and band filters', () => {
-  const bothOfAirlineB = flight({ airlineId: AIRLINE_B, origin: 'Argentina', destination: 'Brazil' });
-  const eitherOfAirlineA = flight({ airlineId: AIRLINE_A, origin: 'Argentina', destination: 'Chile' });
+  const bothOfAirlineB = flight({
+    airlineId: AIRLINE_B,
+    origin: 'Argentina',
+    destination: 'Brazil',
+  });
+  const eitherOfAirlineA = flight({
+    airlineId: AIRLINE_A,
+    origin: 'Argentina',
+    destination: 'Chile',
+  });
   const result = queryCatalog(
     [bothOfAirlineB, eitherOfAirlineA],
     query({ origin: 'arg', destination: 'bra', airlineId: AIRLINE_A }),
@@ -217,9 +247,9 @@ test('sold-out flights do not count for the search level', () => {
   const soldOutBoth = flight({ origin: 'Argentina', destination: 'Brazil', tickets: 0 });
   const either = flight({ origin: 'Argentina', destination: 'Chile' });
   expect(searchLevel([either], searchTerms({ origin: 'arg', destination: 'bra' }))).toBe('either');
-  expect(ids(queryCatalog([soldOutBoth, either], query({ origin: 'arg', destination: 'bra' })).items)).toEqual([
-    either.id,
-  ]);
+  expect(
+    ids(queryCatalog([soldOutBoth, either], query({ origin: 'arg', destination: 'bra' })).items),
+  ).toEqual([either.id]);
 });
 
 test('blank search texts mean no search', () => {
@@ -280,7 +310,14 @@ test('the query schema fills the defaults', () => {
 
 test('the query schema coerces URL strings and treats blanks as absent', () => {
   // What Object.fromEntries(new URLSearchParams('origin=%20arg%20&destination=&…')) gives.
-  const params = { origin: ' arg ', destination: '', band: 'mid', sort: 'price_desc', page: '2', pageSize: '12' };
+  const params = {
+    origin: ' arg ',
+    destination: '',
+    band: 'mid',
+    sort: 'price_desc',
+    page: '2',
+    pageSize: '12',
+  };
   expect(CatalogQuerySchema.parse(params)).toEqual({
     origin: 'arg',
     band: 'mid',
@@ -315,7 +352,13 @@ test.each([
 });
 
 test('the query schema accepts every country-name character', () => {
-  for (const name of ["Côte d'Ivoire", 'Bonaire, Sint Eustatius and Saba', 'Cocos (Keeling) Islands', 'Guinea-Bissau', 'St. Lucia']) {
+  for (const name of [
+    "Côte d'Ivoire",
+    'Bonaire, Sint Eustatius and Saba',
+    'Cocos (Keeling) Islands',
+    'Guinea-Bissau',
+    'St. Lucia',
+  ]) {
     expect(CatalogQuerySchema.safeParse({ origin: name }).success, name).toBe(true);
   }
 });

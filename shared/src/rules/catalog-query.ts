@@ -89,9 +89,12 @@ export function searchLevel(listed: readonly Flight[], search: SearchTerms): Sea
 
 function matchesSearchAtLevel(flight: Flight, search: SearchTerms, level: SearchLevel): boolean {
   if (level === 'none' || level === 'notFound') return true;
-  const origin = search.origin === undefined ? undefined : matchesPlace(flight.origin, search.origin);
+  const origin =
+    search.origin === undefined ? undefined : matchesPlace(flight.origin, search.origin);
   const destination =
-    search.destination === undefined ? undefined : matchesPlace(flight.destination, search.destination);
+    search.destination === undefined
+      ? undefined
+      : matchesPlace(flight.destination, search.destination);
   const given = [origin, destination].filter((match) => match !== undefined);
   return level === 'both' ? given.every(Boolean) : given.some(Boolean);
 }
@@ -130,8 +133,10 @@ const primaryOrders: Record<CatalogSort, FlightComparator> = {
   initial: (a, b) => a.createdAt - b.createdAt,
   price_desc: (a, b) => b.priceCents - a.priceCents,
   price_asc: (a, b) => a.priceCents - b.priceCents,
-  airline_asc: (a, b) => compareCodePoints(airlineSortKey(a.airlineName), airlineSortKey(b.airlineName)),
-  airline_desc: (a, b) => compareCodePoints(airlineSortKey(b.airlineName), airlineSortKey(a.airlineName)),
+  airline_asc: (a, b) =>
+    compareCodePoints(airlineSortKey(a.airlineName), airlineSortKey(b.airlineName)),
+  airline_desc: (a, b) =>
+    compareCodePoints(airlineSortKey(b.airlineName), airlineSortKey(a.airlineName)),
   stock_desc: (a, b) => b.tickets - a.tickets,
   stock_asc: (a, b) => a.tickets - b.tickets,
 };

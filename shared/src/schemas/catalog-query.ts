@@ -50,7 +50,9 @@ function wholeNumberParam(min: number, max: number) {
   return z.preprocess(
     (value) => {
       const present = blankAsAbsent(value);
-      return typeof present === 'string' && /^\s*[+-]?\d+\s*$/.test(present) ? Number(present) : present;
+      return typeof present === 'string' && /^\s*[+-]?\d+\s*$/.test(present)
+        ? Number(present)
+        : present;
     },
     z
       .number({ error: 'Must be a whole number' })
@@ -64,7 +66,7 @@ function wholeNumberParam(min: number, max: number) {
 const SearchTextParam = z.preprocess(
   blankAsAbsent,
   z
-    .string({ error: 'Must be a text' })
+    .string({ error: 'Must be text' })
     .trim()
     .max(SEARCH_TEXT_MAX_LENGTH, { error: `Must be at most ${SEARCH_TEXT_MAX_LENGTH} characters` })
     .regex(SEARCH_TEXT_PATTERN, {
@@ -80,7 +82,7 @@ const UuidParam = z.uuid({ error: 'Must be a UUID' });
 const IdParam = z.preprocess(
   blankAsAbsent,
   z
-    .string({ error: 'Must be a text' })
+    .string({ error: 'Must be text' })
     .trim()
     .pipe(UuidParam)
     .transform((id) => id.toLowerCase())

@@ -1,0 +1,576 @@
+import {
+  AirlinePageSchema,
+  averageRating,
+  CATALOG_SORTS,
+  CatalogQuerySchema,
+  compareCodePoints,
+  isListedFlight,
+  searchLevel,
+  searchTerms,
+  FlightCatalogPageSchema,
+  FlightDetailSchema,
+  PRICE_BANDS,
+  PRICE_BAND_LOW_MAX_CENTS,
+  PRICE_BAND_MID_MAX_CENTS,
+  queryCatalog,
+  ReviewPageSchema,
+  type Flight,
+} from '@skyport/shared';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../app.ts';
+import { createRandom, type Random } from '../../db/seed/random.ts';
+import { createLogger } from '../../lib/logger.ts';
+import { createTestDatabase } from '../../test/database.ts';
+import { averageFromSum, prefixRange } from './queries.ts';
+
+const { sql } = await createTestDatabase();
+const app = createApp({ sql, logger: createLogger('silent') });
+
+/** Flights as inserted, with the database's own `deleted` flag beside the wire fields. */
+type StoredFlight = Flight & { deleted: boolean };
+
+const AIRLINE_NAMES = ['Aurora Airways', 'andes sky', 'ANDES SKY', 'Zeta', 'Ångström Air'];
+const COUNTRIES = [
+  'Argentina',
+  'Armenia',
+  'Aruba',
+  'Åland Islands',
+  'Bolivia',
+  'Brazil',
+  'Chile',
+  'China',
+  "Côte d'Ivoire",
+  'Guinea-Bissau',
+  'Peru',
+];
+const EDGE_PRICES = [
+  100,
+  PRICE_BAND_LOW_MAX_CENTS - 1,
+  PRICE_BAND_LOW_MAX_CENTS,
+  PRICE_BAND_LOW_MAX_CENTS + 1,
+  PRICE_BAND_MID_MAX_CENTS - 1,
+  PRICE_BAND_MID_MAX_CENTS,
+  PRICE_BAND_MID_MAX_CENTS + 1,
+];
+const BASE_TIME = Date.UTC(2030, 0, 1);
+
+interface AirlineFixture {
+  id: string;
+  name: string;
+}
+
+async function insertAirlines(random: Random, names: readonly string[]): Promise<AirlineFixture[]> {
+  const airlines = names.map((name) => ({
+    id: random.uuid(),
+    name,
+    image: `/logos/${name.length}.svg`,
+  }));
+  await sql`INSERT INTO airlines ${sql(airlines, 'id', 'name', 'image')}`;
+  return airlines;
+}
+
+function randomFlight(random: Random, airlines: readonly AirlineFixture[]): StoredFlight {
+  const airline = random.pick(airlines);
+  const origin = random.pick(COUNTRIES);
+  const destination = random.pick(COUNTRIES.filter((c) => c !== origin));
+  const day = random.int(1, 28);
+  const departureDate = `2031-03-${String(day).padStart(2, '0')}`;
+  const arrivalDate = `2031-03-${String(day + random.int(0, 1)).padStart(2, '0')}`;
+  return {
+    id: random.uuid(),
+    airlineId: airline.id,
+    airlineName: airline.name,
+    origin,
+    destination,
+    departureDate,
+    departureHour: `${String(random.int(0, 23)).padStart(2, '0')}:${random.pick(['00', '15', '30', '45'])}`,
+    arrivalDate,
+    arrivalHour: `${String(random.int(0, 23)).padStart(2, '0')}:${random.pick(['05', '20', '59'])}`,
+    durationEstimated: `${String(random.int(0, 15)).padStart(2, '0')}:${random.pick(['00', '30', '45'])}`,
+    priceCents: random.chance(0.3)
+      ? random.pick(EDGE_PRICES)
+      : random.chance(0.3)
+        ? random.pick([50_000, 3_000_000])
+        : random.int(100, 6_000_000),
+    // Few distinct values, so that every ordering meets ties.
+    tickets: random.chance(0.2) ? 0 : random.int(1, 5),
+    logo: `/logos/${airline.name.length}.svg`,
+    description: random.pick(['', 'Direct flight', 'Con escala — 1 stop']),
+    createdAt: BASE_TIME + random.int(0, 40),
+    deleted: random.chance(0.1),
+  };
+}
+
+async function insertFlights(flights: readonly StoredFlight[]): Promise<void> {
+  const rows = flights.map((f) => ({
+    id: f.id,
+    airline_id: f.airlineId,
+    airline_name: f.airlineName,
+    origin: f.origin,
+    destination: f.destination,
+    departure_date: f.departureDate,
+    departure_hour: f.departureHour,
+    arrival_date: f.arrivalDate,
+    arrival_hour: f.arrivalHour,
+    duration_estimated: f.durationEstimated,
+    price_cents: f.priceCents,
+    tickets: f.tickets,
+    logo: f.logo,
+    description: f.description,
+    created_at: new Date(f.createdAt).toISOString(),
+    deleted: f.deleted,
+  }));
+  await sql`INSERT INTO flights ${sql(rows)}`;
+}
+
+function toWire({ deleted: _deleted, ...flight }: StoredFlight): Flight {
+  return flight;
+}
+
+/** What the PWA holds: the flights that are not deleted. */
+function visible(flights: readonly StoredFlight[]): Flight[] {
+  return flights.filter((f) => !f.deleted).map(toWire);
+}
+
+async function getJson(url: string): Promise<{ status: number; body: any }> {
+  const response = await app.request(url);
+  return { status: response.status, body: await response.json() };
+}
+
+/** A search text a person might type: a prefix of a country, any case, maybe padded. */
+function randomSearchText(random: Random): string | undefined {
+  const roll = random.next();
+  if (roll < 0.35) return undefined;
+  if (roll < 0.45) return random.pick(['Xanadu', 'Zz', 'q', 'Ar gentina']);
+  const country = random.pick(COUNTRIES);
+  const prefix = country.slice(0, random.int(1, Math.min(6, country.length)));
+  const cased = random.chance(0.5)
+    ? prefix.toUpperCase()
+    : random.chance(0.5)
+      ? prefix.toLowerCase()
+      : prefix;
+  return random.chance(0.2) ? `  ${cased} ` : cased;
+}
+
+function randomQuery(random: Random, airlines: readonly AirlineFixture[]): Record<string, string> {
+  const params: Record<string, string | undefined> = {
+    origin: randomSearchText(random),
+    destination: randomSearchText(random),
+    airlineId: random.chance(0.3)
+      ? random.chance(0.1)
+        ? random.uuid()
+        : random.pick(airlines).id[random.chance(0.2) ? 'toUpperCase' : 'toLowerCase']()
+      : undefined,
+    band: random.chance(0.5) ? random.pick(PRICE_BANDS) : undefined,
+    sort: random.chance(0.8) ? random.pick(CATALOG_SORTS) : undefined,
+    page: random.chance(0.6)
+      ? String(random.chance(0.1) ? random.int(1, 200) : random.int(1, 4))
+      : undefined,
+    pageSize: random.chance(0.4) ? String(random.pick([1, 2, 6, 7, 25, 60])) : undefined,
+  };
+  return Object.fromEntries(
+    Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+/** How often each kind of answer came up, so that the random queries provably reach every branch. */
+const seen = { nonEmpty: 0, notFound: 0, both: 0, either: 0, pastTheEnd: 0 };
+
+async function expectSameAsSharedRule(
+  flights: readonly StoredFlight[],
+  params: Record<string, string>,
+) {
+  const url = `/api/flights?${new URLSearchParams(params)}`;
+  const { status, body } = await getJson(url);
+  expect(status, url).toBe(200);
+  const query = CatalogQuerySchema.parse(params);
+  const expected = queryCatalog(visible(flights), query);
+  expect(body, url).toEqual(expected);
+  const level = searchLevel(visible(flights).filter(isListedFlight), searchTerms(query));
+  if (expected.items.length > 0) seen.nonEmpty++;
+  if (expected.total > 0 && expected.items.length === 0) seen.pastTheEnd++;
+  if (level === 'notFound') seen.notFound++;
+  if (level === 'both' && query.origin && query.destination) seen.both++;
+  if (level === 'either') seen.either++;
+}
+
+async function expectCountsConsistent() {
+  const mismatches = await sql`
+    WITH actual AS (
+      SELECT airline_id, catalog_price_band(price_cents) AS price_band, count(*)::int AS listed
+      FROM flights WHERE tickets > 0 AND NOT deleted GROUP BY 1, 2
+    )
+    SELECT * FROM actual a FULL JOIN catalog_listing_counts c USING (airline_id, price_band)
+    WHERE coalesce(a.listed, 0) <> coalesce(c.listed, 0)`;
+  expect(mismatches).toEqual([]);
+}
+
+describe('GET /api/flights against the shared rule', () => {
+  const random = createRandom(20_240_601);
+  let airlines: AirlineFixture[];
+  let flights: StoredFlight[];
+
+  beforeAll(async () => {
+    airlines = await insertAirlines(random, AIRLINE_NAMES);
+    flights = Array.from({ length: 260 }, () => randomFlight(random, airlines));
+    await insertFlights(flights);
+  });
+
+  test('every ordering, band and airline, on the first pages, matches the shared rule', async () => {
+    for (const sort of CATALOG_SORTS) {
+      for (const band of PRICE_BANDS) {
+        for (const page of ['1', '3']) {
+          await expectSameAsSharedRule(flights, { sort, band, page });
+          await expectSameAsSharedRule(flights, { sort, band, page, airlineId: airlines[1]!.id });
+        }
+      }
+    }
+  });
+
+  test('400 random queries answer exactly what the shared rule answers (items, order, totals)', async () => {
+    for (let i = 0; i < 400; i++)
+      await expectSameAsSharedRule(flights, randomQuery(random, airlines));
+    expect(seen.nonEmpty).toBeGreaterThan(150);
+    for (const count of Object.values(seen)) expect(count).toBeGreaterThan(5);
+  });
+
+  test('after stock, price, airline and deletion changes the answers still match, counts included', async () => {
+    const byId = new Map(flights.map((f) => [f.id, f]));
+    for (const flight of random.sample(flights, 90)) {
+      const change = random.int(0, 4);
+      if (change === 0) flight.tickets = flight.tickets === 0 ? random.int(1, 3) : 0;
+      if (change === 1) flight.priceCents = random.pick(EDGE_PRICES);
+      if (change === 2) flight.deleted = !flight.deleted;
+      if (change === 3) {
+        const airline = random.pick(airlines);
+        flight.airlineId = airline.id;
+        flight.airlineName = airline.name;
+      }
+      if (change === 4) flight.tickets = Math.max(0, flight.tickets - 1);
+    }
+    // One statement for all changes (a multi-row update), as a bulk edit would do.
+    const changes = flights.map((f) => [
+      f.id,
+      f.tickets,
+      f.priceCents,
+      String(f.deleted),
+      f.airlineId,
+      f.airlineName,
+    ]);
+    await sql`
+      UPDATE flights f SET tickets = v.tickets::int, price_cents = v.price_cents::bigint, deleted = v.deleted::boolean,
+                           airline_id = v.airline_id::uuid, airline_name = v.airline_name
+      FROM (VALUES ${sql(changes)}) AS v (id, tickets, price_cents, deleted, airline_id, airline_name)
+      WHERE f.id = v.id::uuid`;
+    // Row-by-row changes and hard deletes too.
+    for (const flight of random.sample(flights, 10)) {
+      flight.tickets = flight.tickets === 0 ? 4 : 0;
+      await sql`UPDATE flights SET tickets = ${flight.tickets} WHERE id = ${flight.id}`;
+    }
+    const removed = random.sample(flights, 8);
+    await sql`DELETE FROM flights WHERE id IN ${sql(removed.map((f) => f.id))}`;
+    for (const flight of removed) byId.delete(flight.id);
+    const added = Array.from({ length: 30 }, () => randomFlight(random, airlines));
+    await insertFlights(added);
+    for (const flight of added) byId.set(flight.id, flight);
+    flights = [...byId.values()];
+
+    await expectCountsConsistent();
+    for (let i = 0; i < 200; i++)
+      await expectSameAsSharedRule(flights, randomQuery(random, airlines));
+  });
+
+  test('sold-out and deleted flights never appear, whatever the query', async () => {
+    const hidden = new Set(flights.filter((f) => f.tickets === 0 || f.deleted).map((f) => f.id));
+    expect(hidden.size).toBeGreaterThan(0);
+    for (const sort of CATALOG_SORTS) {
+      const { body } = await getJson(`/api/flights?sort=${sort}&pageSize=60&page=1`);
+      for (let page = 1; page <= body.pageCount; page++) {
+        const { body: pageBody } = await getJson(
+          `/api/flights?sort=${sort}&pageSize=60&page=${page}`,
+        );
+        for (const item of pageBody.items) expect(hidden.has(item.id)).toBe(false);
+      }
+    }
+  });
+});
+
+describe('GET /api/flights answers', () => {
+  let airline: AirlineFixture;
+  let flight: StoredFlight;
+  let soldOut: StoredFlight;
+  let deleted: StoredFlight;
+
+  beforeAll(async () => {
+    const random = createRandom(7);
+    [airline] = (await insertAirlines(random, ['Wire Format Air'])) as [AirlineFixture];
+    flight = {
+      ...randomFlight(random, [airline]),
+      origin: 'Kiribati',
+      destination: 'Tuvalu',
+      tickets: 3,
+      deleted: false,
+    };
+    flight.departureHour = '07:05';
+    flight.departureDate = '2031-03-02';
+    soldOut = {
+      ...randomFlight(random, [airline]),
+      origin: 'Kiribati',
+      destination: 'Nauru',
+      tickets: 0,
+      deleted: false,
+    };
+    deleted = {
+      ...randomFlight(random, [airline]),
+      origin: 'Kiribati',
+      destination: 'Fiji',
+      tickets: 9,
+      deleted: true,
+    };
+    await insertFlights([flight, soldOut, deleted]);
+  });
+
+  test('flights travel in the shared wire format', async () => {
+    const { status, body } = await getJson(`/api/flights?origin=kiribati&airlineId=${airline.id}`);
+    expect(status).toBe(200);
+    const parsed = FlightCatalogPageSchema.parse(body);
+    expect(parsed.items).toEqual([toWire(flight)]);
+    expect(parsed.items[0]).toMatchObject({ departureHour: '07:05', departureDate: '2031-03-02' });
+    expect(parsed).toMatchObject({ total: 1, pageCount: 1, originNotFound: false });
+  });
+
+  test('a search that matches nothing says origin not found and lists without it', async () => {
+    const { body } = await getJson(`/api/flights?origin=Kiribatis&airlineId=${airline.id}`);
+    expect(body.originNotFound).toBe(true);
+    expect(body.items.map((f: Flight) => f.id)).toEqual([flight.id]);
+  });
+
+  test('a page past the end is empty and still counts', async () => {
+    const { status, body } = await getJson(`/api/flights?airlineId=${airline.id}&page=50`);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      items: [],
+      page: 50,
+      pageSize: 6,
+      total: 1,
+      pageCount: 1,
+      originNotFound: false,
+    });
+  });
+
+  test('an unknown airline gives an empty list, not an error', async () => {
+    const { status, body } = await getJson(
+      '/api/flights?airlineId=00000000-0000-4000-8000-000000000000',
+    );
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ items: [], total: 0, pageCount: 0 });
+  });
+
+  test.each([
+    ['page=-1', 'page'],
+    ['page=0', 'page'],
+    ['page=abc', 'page'],
+    ['page=1.5', 'page'],
+    ['page=1&page=2', 'page'],
+    ['page=100001', 'page'],
+    ['pageSize=100000', 'pageSize'],
+    ['pageSize=0', 'pageSize'],
+    ['sort=cheapest', 'sort'],
+    ['sort=price_asc%3B%20DROP%20TABLE%20flights', 'sort'],
+    ['band=1', 'band'],
+    ['airlineId=42', 'airlineId'],
+    ['airlineId=%27%20OR%20%271%27%3D%271', 'airlineId'],
+    ['origin=%27%3B%20DROP%20TABLE%20flights%3B--', 'origin'],
+    ['origin=%25', 'origin'],
+    ['destination=a_b', 'destination'],
+    [`destination=${'a'.repeat(81)}`, 'destination'],
+  ])('GET /api/flights?%s is a 400 that names %s', async (search, field) => {
+    const { status, body } = await getJson(`/api/flights?${search}`);
+    expect(status).toBe(400);
+    expect(body.code).toBe('bad_request');
+    expect(body.message).toMatch(new RegExp(`^${field}: `));
+  });
+
+  test('SQL-looking input leaves the tables alone', async () => {
+    await getJson('/api/flights?origin=%27%3B%20DELETE%20FROM%20flights%3B--');
+    const [row] = await sql<{ n: number }[]>`SELECT count(*) AS n FROM flights`;
+    expect(row!.n).toBeGreaterThan(0);
+  });
+
+  test('unknown query parameters are ignored', async () => {
+    const { status } = await getJson('/api/flights?utm_source=mail');
+    expect(status).toBe(200);
+  });
+
+  test('GET /api/flights/:id returns a listed flight', async () => {
+    const { status, body } = await getJson(`/api/flights/${flight.id}`);
+    expect(status).toBe(200);
+    expect(FlightDetailSchema.parse(body)).toEqual({ ...toWire(flight), soldOut: false });
+  });
+
+  test('GET /api/flights/:id still returns a sold-out flight, flagged', async () => {
+    const { status, body } = await getJson(`/api/flights/${soldOut.id.toUpperCase()}`);
+    expect(status).toBe(200);
+    expect(body).toEqual({ ...toWire(soldOut), soldOut: true });
+  });
+
+  test('GET /api/flights/:id is a 404 for deleted and unknown flights', async () => {
+    for (const id of [deleted.id, '00000000-0000-4000-8000-000000000000']) {
+      const { status, body } = await getJson(`/api/flights/${id}`);
+      expect(status).toBe(404);
+      expect(body).toMatchObject({ code: 'not_found', message: 'Flight not found' });
+    }
+  });
+
+  test('GET /api/flights/:id is a 400 for a malformed id', async () => {
+    const { status, body } = await getJson(`/api/flights/${encodeURIComponent("1' OR '1'='1")}`);
+    expect(status).toBe(400);
+    expect(body.message).toMatch(/^id: /);
+  });
+});
+
+describe('GET /api/airlines', () => {
+  let names: string[];
+
+  beforeAll(async () => {
+    const random = createRandom(11);
+    const airlines = await insertAirlines(random, [
+      'beta Lines',
+      'Alpha',
+      'Gamma Air',
+      'Deleted Air',
+    ]);
+    await sql`UPDATE airlines SET deleted = true WHERE id = ${airlines[3]!.id}`;
+    const rows = await sql<
+      { id: string; name: string }[]
+    >`SELECT id, name FROM airlines WHERE NOT deleted`;
+    const key = (r: { id: string; name: string }) => [r.name.toLowerCase(), r.id] as const;
+    names = rows
+      .sort((a, b) => compareCodePoints(key(a)[0], key(b)[0]) || (a.id < b.id ? -1 : 1))
+      .map((r) => r.name);
+  });
+
+  test('lists the airlines that are not deleted, A to Z, in pages', async () => {
+    const all = AirlinePageSchema.parse((await getJson('/api/airlines?pageSize=100')).body);
+    expect(all.items.map((a) => a.name)).toEqual(names);
+    expect(all.items.map((a) => a.name)).not.toContain('Deleted Air');
+    expect(all.total).toBe(names.length);
+    const second = AirlinePageSchema.parse((await getJson('/api/airlines?pageSize=2&page=2')).body);
+    expect(second.items.map((a) => a.name)).toEqual(names.slice(2, 4));
+    expect(second.pageCount).toBe(Math.ceil(names.length / 2));
+  });
+
+  test('bad paging is a 400', async () => {
+    for (const search of ['page=0', 'pageSize=101', 'pageSize=x']) {
+      expect((await getJson(`/api/airlines?${search}`)).status).toBe(400);
+    }
+  });
+});
+
+describe('GET /api/comments', () => {
+  let airlineA: string;
+  let airlineB: string;
+  let flightA: string;
+  let flightA2: string;
+
+  beforeAll(async () => {
+    const random = createRandom(5);
+    const [a, b] = (await insertAirlines(random, ['Review Air A', 'Review Air B'])) as [
+      AirlineFixture,
+      AirlineFixture,
+    ];
+    airlineA = a.id;
+    airlineB = b.id;
+    const fa = { ...randomFlight(random, [a]), deleted: false };
+    const fa2 = { ...randomFlight(random, [a]), deleted: false };
+    const fb = { ...randomFlight(random, [b]), deleted: false };
+    await insertFlights([fa, fa2, fb]);
+    flightA = fa.id;
+    flightA2 = fa2.id;
+    const review = (
+      flight: string,
+      airline: string,
+      rating: number,
+      minute: number,
+      deleted = false,
+    ) => ({
+      flight_id: flight,
+      airline_id: airline,
+      rating,
+      name: `Reviewer ${minute}`,
+      comment: 'Nice flight',
+      more_info: sql.json([{ flightName: 'F', origin: 'Chile', destination: 'Peru' }]),
+      created_at: new Date(BASE_TIME + minute * 60_000).toISOString(),
+      deleted,
+    });
+    await sql`INSERT INTO reviews ${sql([
+      review(flightA, airlineA, 5, 1),
+      review(flightA, airlineA, 4, 2),
+      review(flightA2, airlineA, 4, 3),
+      review(flightA2, airlineA, 4, 4),
+      review(flightA2, airlineA, 1, 5, true),
+      review(fb.id, airlineB, 2, 6),
+    ])}`;
+  });
+
+  test('an airline filter lists its reviews newest first with the half-star average', async () => {
+    const page = ReviewPageSchema.parse(
+      (await getJson(`/api/comments?airlineId=${airlineA}`)).body,
+    );
+    expect(page.items.map((r) => r.rating)).toEqual([4, 4, 4, 5]);
+    expect(page.items[0]).toMatchObject({
+      flightId: flightA2,
+      airlineId: airlineA,
+      name: 'Reviewer 4',
+      moreInfo: [{ flightName: 'F', origin: 'Chile', destination: 'Peru' }],
+      createdAt: BASE_TIME + 4 * 60_000,
+    });
+    // (5 + 4 + 4 + 4) / 4 = 4.25 → 4.5, the deleted 1-star review not counted.
+    expect(page).toMatchObject({ total: 4, averageRating: 4.5 });
+  });
+
+  test('a flight filter narrows to that flight', async () => {
+    const page = ReviewPageSchema.parse(
+      (await getJson(`/api/comments?flightId=${flightA}&pageSize=1&page=2`)).body,
+    );
+    expect(page.items.map((r) => r.rating)).toEqual([5]);
+    expect(page).toMatchObject({ total: 2, pageCount: 2, averageRating: 4.5 });
+  });
+
+  test('without a filter every review is listed and no average is given', async () => {
+    const page = ReviewPageSchema.parse((await getJson('/api/comments?pageSize=60')).body);
+    expect(page.total).toBe(5);
+    expect(page.averageRating).toBeNull();
+  });
+
+  test('a filter with no reviews gives a null average', async () => {
+    const page = ReviewPageSchema.parse(
+      (await getJson(`/api/comments?airlineId=${airlineB}&flightId=${flightA}`)).body,
+    );
+    expect(page).toMatchObject({ items: [], total: 0, averageRating: null });
+  });
+
+  test('a malformed filter is a 400', async () => {
+    const { status, body } = await getJson('/api/comments?flightId=abc');
+    expect(status).toBe(400);
+    expect(body.message).toMatch(/^flightId: /);
+  });
+
+  test('the average from a sum equals the shared rule', () => {
+    const random = createRandom(3);
+    for (let i = 0; i < 500; i++) {
+      const ratings = Array.from({ length: random.int(1, 12) }, () => random.int(1, 5));
+      const sum = ratings.reduce((a, b) => a + b, 0);
+      expect(averageFromSum(sum, ratings.length)).toBe(averageRating(ratings));
+    }
+    expect(averageFromSum(0, 0)).toBe(averageRating([]));
+  });
+});
+
+test('prefix ranges bound exactly the strings that start with the prefix', () => {
+  expect(prefixRange('ar')).toEqual({ from: 'ar', to: 'as' });
+  expect(prefixRange('côte d')).toEqual({ from: 'côte d', to: 'côte e' });
+  expect(prefixRange('å')).toEqual({ from: 'å', to: 'æ' });
+  expect(prefixRange('a\u{D7FF}')).toEqual({ from: 'a\u{D7FF}', to: 'a\u{E000}' });
+  expect(prefixRange('\u{10FFFF}').to).toBeUndefined();
+});
