@@ -1,0 +1,109 @@
+import { expect, test, type Page } from '@playwright/test';
+import { cards, logIn, waitForFlights } from './support/helpers.ts';
+
+async function fillCard(page: Page, number: string) {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+}
+
+async function orderCount(page: Page): Promise<number> {
+  const body = (await (await page.request.get('/api/orders')).json()) as unknown;
+  return Array.isArray(body) ? body.length : ((body as { items?: unknown[] }).items?.length ?? 0);
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('a customer pays with the success card, lands on My Orders after 4 s and reviews the flight', async ({ page }) => {
+  await logIn(page);
+  await waitForFlights(page);
+  const firstCard = page.getByTestId('flight-card').first();
+  const detailHref = (await firstCard.getByRole('link', { name: /^Details:/ }).getAttribute('href'))!;
+  const route = `${await firstCard.getByTestId('flight-origin').textContent()} → ${await firstCard.getByTestId('flight-destination').textContent()}`;
+  await firstCard.getByTestId('add-to-cart').click();
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  await page.getByTestId('cart-link').click();
+  await page.getByTestId('checkout').click();
+  await expect(page).toHaveURL(/\/payment$/);
+
+  // Empty card: "Form not completed".
+  await page.getByTestId('pay').click();
+  await expect(page.getByTestId('payment-error')).toHaveText('Form not completed');
+
+  await fillCard(page, cards.success);
+  await page.getByTestId('pay').click();
+  await expect(page.getByTestId('payment-success')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'PAGO EXITOSO' })).toBeVisible();
+  const shownAt = Date.now();
+  await expect(page.getByTestId('cart-count')).toHaveText('0');
+  await expect(page).toHaveURL(/\/purchases$/, { timeout: 8_000 });
+  expect(Date.now() - shownAt).toBeGreaterThanOrEqual(3_000);
+
+  const order = page.getByTestId('order-card').first();
+  await expect(order.getByTestId('payment-confirmed')).toHaveText('Payment status: confirmed');
+  await order.getByTestId('more-info').first().click();
+  await expect(order.getByText('More Details')).toBeVisible();
+
+  // An incomplete review: the modal closes and "Oops..." / "Complete all fields!" shows.
+  await order.getByTestId('review-button').first().click();
+  const modal = page.getByRole('dialog', { name: 'Give us your feedback!' });
+  await expect(modal).toBeVisible();
+  await modal.getByLabel('Your comment').fill('');
+  await modal.getByRole('button', { name: 'Publicar' }).click();
+  const oops = page.getByRole('dialog', { name: 'Oops...' });
+  await expect(oops).toContainText('Complete all fields!');
+  await oops.getByRole('button', { name: 'OK' }).click();
+
+  // A complete review is published.
+  const comment = `Smooth flight ${route}, ${Date.now()}`;
+  await order.getByTestId('review-button').first().click();
+  await modal.getByRole('radio', { name: '5 out of 5' }).check();
+  await modal.getByLabel('Users name').fill('Carla Customer');
+  await modal.getByLabel('Your comment').fill(comment);
+  await modal.getByRole('button', { name: 'Publicar' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Your feedback has been send!' })).toBeVisible();
+  await expect(order.getByTestId('review-button').first()).toBeDisabled();
+
+  await page.goto(detailHref);
+  await expect(page.getByTestId('review').filter({ hasText: comment })).toBeVisible();
+  await expect(page.getByTestId('average-rating')).toBeVisible();
+});
+
+test('a declined card shows its error and creates no order', async ({ page }) => {
+  await logIn(page);
+  await waitForFlights(page);
+  const before = await orderCount(page);
+  await page.getByTestId('add-to-cart').first().click();
+  await page.goto('/payment');
+  await fillCard(page, cards.declined);
+  await page.getByTestId('pay').click();
+  await expect(page.getByTestId('payment-error')).toContainText(/declined/i);
+  await expect(page.getByTestId('pay')).toBeEnabled();
+  expect(await orderCount(page)).toBe(before);
+  await expect(page).toHaveURL(/\/payment$/);
+});
+
+test('favourites: filled heart, disabled once added, listed and removable', async ({ page }) => {
+  await logIn(page);
+  await waitForFlights(page);
+  const heart = page.getByTestId('favourite-button').first();
+  await heart.click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Ticket added to favorites' })).toBeVisible();
+  await expect(heart).toBeDisabled();
+  await expect(heart).toHaveAttribute('aria-pressed', 'true');
+  await page.goto('/favs');
+  await expect(page.getByRole('heading', { name: 'Favorites List' })).toBeVisible();
+  await expect(page.getByTestId('favourite')).toHaveCount(1);
+  await page.getByTestId('remove-favourite').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Deleted from favorites' })).toBeVisible();
+  await expect(page.getByTestId('favourite')).toHaveCount(0);
+});
+
+test('log out shows "Log out!" and returns home as a guest', async ({ page }) => {
+  await logIn(page);
+  await page.getByTestId('profile-menu-button').click();
+  await page.getByTestId('profile-menu').getByRole('link', { name: 'Log Out' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Log out!' })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: 'Log In' }).first()).toBeAttached();
+});

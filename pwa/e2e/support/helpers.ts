@@ -1,0 +1,38 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Demo accounts loaded by SEED_DEMO (sync-server/src/db/seed). */
+export const customer = { email: 'customer@skyport.test', password: 'Customer123!' };
+
+export const cards = {
+  success: '4242 4242 4242 4242',
+  declined: '4000 0000 0000 0002',
+};
+
+/** Logs in through the /login form and waits for the navbar to show the customer's links. */
+export async function logIn(page: Page, account = customer) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Log In', exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('profile-menu-button')).toBeVisible();
+}
+
+/** The home grid has loaded at least one flight card. */
+export async function waitForFlights(page: Page) {
+  await expect(page.getByTestId('flight-card').first()).toBeVisible();
+}
+
+/** Sets the theme the way a user would, through the navbar switch. */
+export async function useTheme(page: Page, theme: 'light' | 'dark') {
+  const toggle = page.getByTestId('theme-switch');
+  if ((await toggle.getAttribute('data-theme-now')) !== theme) await toggle.click();
+  await expect(toggle).toHaveAttribute('data-theme-now', theme);
+}
+
+/** Clears the session cookie and this origin's storage (guest state). */
+export async function resetBrowser(page: Page) {
+  await page.context().clearCookies();
+  await page.goto('/');
+  await page.evaluate(() => localStorage.clear());
+}

@@ -1,0 +1,71 @@
+import { useEffect, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { CatalogQuerySchema, COUNTRIES, HOME_PAGE_SIZE, messages, type CatalogQuery } from '@skyport/shared';
+import { HomeScreen } from '../../features/catalog/components/home-screen.tsx';
+import { showToast } from '../../ui/toast.tsx';
+import { useAirlines, useCatalogPage } from '../../features/catalog/data/catalogue.ts';
+import { useFavourites } from '../../features/favourites/data/favourites.ts';
+import { useShopActions } from '../actions.ts';
+import { roleOf, useSession } from '../session.ts';
+import { SuperAdminHome } from './slots.tsx';
+
+const PLACES = COUNTRIES.map((country) => country.name);
+
+/** The catalogue query lives in the URL (filters and page survive reloads and the back button). */
+function queryFrom(params: URLSearchParams): CatalogQuery {
+  const parsed = CatalogQuerySchema.safeParse(Object.fromEntries(params));
+  return parsed.success ? { ...parsed.data, pageSize: HOME_PAGE_SIZE } : CatalogQuerySchema.parse({});
+}
+
+function paramsFrom(query: CatalogQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.origin) params.set('origin', query.origin);
+  if (query.destination) params.set('destination', query.destination);
+  if (query.airlineId) params.set('airlineId', query.airlineId);
+  if (query.band !== 'all') params.set('band', query.band);
+  if (query.sort !== 'initial') params.set('sort', query.sort);
+  if (query.page > 1) params.set('page', String(query.page));
+  return params;
+}
+
+export function HomeRoute() {
+  const session = useSession();
+  if (session.user?.role === 'super_admin') return <SuperAdminHome />;
+  return <CatalogHome />;
+}
+
+function CatalogHome() {
+  const session = useSession();
+  const role = roleOf(session.user);
+  const [params, setParams] = useSearchParams();
+  const query = useMemo(() => queryFrom(params), [params]);
+  const page = useCatalogPage(query);
+  const airlines = useAirlines();
+  const favourites = useFavourites();
+  const actions = useShopActions();
+  const favouriteIds = useMemo(() => new Set(favourites.map((favourite) => favourite.flightId)), [favourites]);
+
+  // "opps... Origin not found": tell the user and reset the search (spec §4).
+  const originNotFound = page?.originNotFound === true && Boolean(query.origin || query.destination);
+  useEffect(() => {
+    if (!originNotFound) return;
+    showToast(messages.originNotFound, 'error');
+    setParams(paramsFrom({ ...query, origin: undefined, destination: undefined, page: 1 }), { replace: true });
+  }, [originNotFound, query, setParams]);
+
+  return (
+    <HomeScreen
+      query={query}
+      page={page}
+      airlines={airlines}
+      places={PLACES}
+      favouriteIds={favouriteIds}
+      showBuyActions={role === 'guest' || role === 'customer'}
+      // Every change returns to page 1 (spec §4), except a page change itself.
+      onQueryChange={(change) => setParams(paramsFrom({ ...query, page: 1, ...change }))}
+      onReset={() => setParams(new URLSearchParams())}
+      onAddFavourite={(flight) => void actions.addFavourite(flight)}
+      onAddToCart={(flight) => void actions.addToCart(flight)}
+    />
+  );
+}

@@ -1,0 +1,32 @@
+import { useParams } from 'react-router-dom';
+import { FlightDetailScreen } from '../../features/catalog/components/flight-detail.tsx';
+import { Loader } from '../../ui/loader.tsx';
+import { uiLabels } from '../../ui/labels.ts';
+import { useFlight, useFlightReviews } from '../../features/catalog/data/catalogue.ts';
+import { useFavourites } from '../../features/favourites/data/favourites.ts';
+import { useShopActions } from '../actions.ts';
+import { roleOf, useCurrentUser } from '../session.ts';
+import { NotFoundRoute } from './not-found.tsx';
+
+export function TicketRoute() {
+  const { id = '' } = useParams();
+  const user = useCurrentUser();
+  const role = roleOf(user);
+  const flight = useFlight(id);
+  const reviews = useFlightReviews(id);
+  const favourites = useFavourites();
+  const actions = useShopActions();
+  if (flight === undefined) return <Loader />;
+  if (flight === null) return <NotFoundRoute message={uiLabels.flightNotFound} />;
+  return (
+    <FlightDetailScreen
+      flight={flight}
+      reviews={reviews?.items}
+      averageRating={reviews?.averageRating ?? null}
+      showBuyActions={role === 'guest' || role === 'customer'}
+      isFavourite={favourites.some((favourite) => favourite.flightId === flight.id)}
+      onAddToCart={() => void actions.addToCart(flight)}
+      onAddFavourite={() => void actions.addFavourite(flight)}
+    />
+  );
+}

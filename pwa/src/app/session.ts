@@ -1,0 +1,115 @@
+import { useSyncExternalStore } from 'react';
+import { z } from 'zod';
+import { UserSchema, type User } from '@skyport/shared';
+import { ApiError, apiRequest } from './api-client.ts';
+
+/**
+ * Who is signed in, as an external store (no React state to keep in step). The server's
+ * `GET /api/auth/me` decides; the last answer is remembered on this device so that an offline
+ * start still shows the customer's own local data (favourites, cart, orders).
+ */
+export type SessionState = { status: 'loading'; user: null } | { status: 'ready'; user: User | null };
+
+const CACHE_KEY = 'skyport:session-user';
+const MeResponseSchema = z.union([z.object({ user: UserSchema }).transform((body) => body.user), UserSchema]);
+
+let state: SessionState = { status: 'loading', user: null };
+const listeners = new Set<() => void>();
+const userListeners = new Set<(user: User | null) => void>();
+
+function emit() {
+  for (const listener of listeners) listener();
+}
+
+function readCachedUser(): User | null {
+  try {
+    const raw = localStorage.getItem(CACHE_KEY);
+    if (!raw) return null;
+    const parsed = UserSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeCachedUser(user: User | null) {
+  try {
+    if (user) localStorage.setItem(CACHE_KEY, JSON.stringify(user));
+    else localStorage.removeItem(CACHE_KEY);
+  } catch {
+    // Not remembering the user only costs the offline start its personal data.
+  }
+}
+
+/** Sets the signed-in user (or none) and tells the listeners (sync start/stop, screens). */
+export function setSessionUser(user: User | null) {
+  const previous = state.status === 'ready' ? state.user : undefined;
+  state = { status: 'ready', user };
+  writeCachedUser(user);
+  emit();
+  if (previous === undefined || previous?.id !== user?.id || previous?.emailVerified !== user?.emailVerified) {
+    for (const listener of userListeners) listener(user);
+  }
+}
+
+/** Runs `listener` whenever a different user (or nobody) becomes the session's user. */
+export function onSessionUserChange(listener: (user: User | null) => void): () => void {
+  userListeners.add(listener);
+  if (state.status === 'ready') listener(state.user);
+  return () => userListeners.delete(listener);
+}
+
+let loading: Promise<User | null> | null = null;
+
+/** Asks the server who is signed in; offline, keeps the last known user. */
+export function loadSession(): Promise<User | null> {
+  loading ??= apiRequest('/auth/me', { schema: MeResponseSchema })
+    .then((user) => {
+      setSessionUser(user);
+      return user;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        setSessionUser(null);
+        return null;
+      }
+      // Offline or the server is down: trust this device's memory until the server answers.
+      const cached = readCachedUser();
+      setSessionUser(cached);
+      return cached;
+    })
+    .finally(() => {
+      loading = null;
+    });
+  return loading;
+}
+
+/** Re-reads the user after it changed on the server (email verified, name edited). */
+export function refreshSession(): Promise<User | null> {
+  return loadSession();
+}
+
+export function getSession(): SessionState {
+  return state;
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The session, live: `status` is `loading` until the first answer (or the cached user offline). */
+export function useSession(): SessionState {
+  return useSyncExternalStore(subscribe, getSession, getSession);
+}
+
+/** The signed-in user, or null for a guest (also null while loading). */
+export function useCurrentUser(): User | null {
+  return useSession().user;
+}
+
+export type Role = 'guest' | 'customer' | 'airline' | 'super_admin';
+
+export function roleOf(user: User | null): Role {
+  return user ? user.role : 'guest';
+}

@@ -1,0 +1,122 @@
+import type { CartLine, Totals } from '@skyport/shared';
+import { formatPrice } from '../../../ui/format.ts';
+import { TrashIcon } from '../../../ui/icons.tsx';
+import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { AirlineLogo } from '../../catalog/components/airline-logo.tsx';
+
+export interface CartScreenProps {
+  lines: readonly CartLine[];
+  totals: Totals;
+  onIncrement: (line: CartLine) => void;
+  onDecrement: (line: CartLine) => void;
+  onRemove: (line: CartLine) => void;
+  onCheckout: () => void;
+}
+
+/** /cart: lines with plus, minus and remove, the order summary and the checkout button. */
+export function CartScreen({ lines, totals, onIncrement, onDecrement, onRemove, onCheckout }: CartScreenProps) {
+  return (
+    <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+      <section aria-labelledby="cart-title" className="flex flex-col gap-3">
+        <h1 id="cart-title" className="text-2xl font-bold">
+          {uiLabels.cart}
+        </h1>
+        {lines.length === 0 ? (
+          <p className="text-base-content/80" data-testid="cart-empty">
+            {uiLabels.emptyCart}
+          </p>
+        ) : (
+          <ul className="flex flex-col gap-3" data-testid="cart-lines">
+            {lines.map((line) => {
+              const route = `${line.airlineName}, ${line.origin} → ${line.destination}`;
+              return (
+                <li key={line.flightId} className="card card-border bg-base-100" data-testid="cart-line">
+                  <div className="card-body flex-row flex-wrap items-center gap-3 p-4">
+                    <AirlineLogo src={line.logo} name={line.airlineName} />
+                    <div className="min-w-40 flex-1">
+                      <p className="font-semibold">{line.airlineName}</p>
+                      <p>
+                        {line.origin} <span aria-hidden="true">→</span>
+                        <span className="sr-only">{uiLabels.to}</span> {line.destination}
+                      </p>
+                      <p className="text-sm text-base-content/80">
+                        {line.departureHour} – {line.arrivalHour} · {formatPrice(line.priceCents)}
+                      </p>
+                    </div>
+                    <div className="join" role="group" aria-label={`${uiLabels.tickets}: ${route}`}>
+                      <button
+                        type="button"
+                        className="join-item btn btn-sm"
+                        aria-label={uiLabels.decrease(route)}
+                        disabled={line.amount <= 1}
+                        onClick={() => onDecrement(line)}
+                        data-testid="cart-minus"
+                      >
+                        −
+                      </button>
+                      <output className="join-item btn btn-sm btn-disabled min-w-10 !text-base-content" aria-live="polite" data-testid="cart-amount">
+                        {line.amount}
+                      </output>
+                      <button
+                        type="button"
+                        className="join-item btn btn-sm"
+                        aria-label={uiLabels.increase(route)}
+                        onClick={() => onIncrement(line)}
+                        data-testid="cart-plus"
+                      >
+                        +
+                      </button>
+                    </div>
+                    <p className="w-28 text-right font-bold">{formatPrice(line.priceCents * line.amount)}</p>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost text-error"
+                      aria-label={uiLabels.remove(route)}
+                      onClick={() => onRemove(line)}
+                      data-testid="cart-remove"
+                    >
+                      <TrashIcon />
+                    </button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+      <OrderSummary totals={totals}>
+        <button type="button" className="btn btn-primary btn-block" disabled={lines.length === 0} onClick={onCheckout} data-testid="checkout">
+          {specLabels.checkout}
+        </button>
+      </OrderSummary>
+    </div>
+  );
+}
+
+/** Subtotal, fee (0.1 %, 2 decimals) and total, from the shared pricing rules. */
+export function OrderSummary({ totals, children }: { totals: Totals; children?: React.ReactNode }) {
+  return (
+    <aside aria-labelledby="summary-title" className="card card-border h-fit bg-base-200">
+      <div className="card-body gap-3">
+        <h2 id="summary-title" className="card-title">
+          {uiLabels.orderSummary}
+        </h2>
+        <dl className="flex flex-col gap-1" data-testid="order-summary">
+          <div className="flex justify-between">
+            <dt>{specLabels.subtotal}</dt>
+            <dd data-testid="subtotal">{formatPrice(totals.subtotalCents)}</dd>
+          </div>
+          <div className="flex justify-between">
+            <dt>{specLabels.fee}</dt>
+            <dd data-testid="fee">{formatPrice(totals.feeCents)}</dd>
+          </div>
+          <div className="flex justify-between border-t border-base-300 pt-2 text-lg font-bold">
+            <dt>{specLabels.total}</dt>
+            <dd data-testid="total">{formatPrice(totals.totalCents)}</dd>
+          </div>
+        </dl>
+        {children}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,110 @@
+import type { ReactNode } from 'react';
+import { messages, type Airline, type CatalogQuery, type CatalogSort, type Flight, type FlightCatalogPage, type PriceBand } from '@skyport/shared';
+import { Loader } from '../../../ui/loader.tsx';
+import { Pagination } from '../../../ui/pagination.tsx';
+import { uiLabels } from '../../../ui/labels.ts';
+import { FlightCard } from './flight-card.tsx';
+import { FilterPanel } from './filter-panel.tsx';
+import { SearchBox } from './search-box.tsx';
+import { ContactUs } from './contact-us.tsx';
+
+export interface HomeScreenProps {
+  query: CatalogQuery;
+  /** The page to show; undefined while the catalogue loads for the first time. */
+  page: FlightCatalogPage | undefined;
+  airlines: readonly Airline[];
+  places: readonly string[];
+  favouriteIds: ReadonlySet<string>;
+  showBuyActions: boolean;
+  onQueryChange: (change: Partial<CatalogQuery>) => void;
+  onReset: () => void;
+  onAddFavourite: (flight: Flight) => void;
+  onAddToCart: (flight: Flight) => void;
+  /** Shown above the grid, e.g. "Origin not found". */
+  notice?: ReactNode;
+}
+
+/** Hero with search, filter/order panel, flights grid with pagination, Contact Us. */
+export function HomeScreen(props: HomeScreenProps) {
+  const { query, page, airlines, places, favouriteIds, showBuyActions, onQueryChange, onReset } = props;
+  return (
+    <div className="flex flex-col gap-6">
+      <section className="hero rounded-box bg-gradient-to-br from-primary to-secondary text-primary-content">
+        <div className="hero-content w-full flex-col items-stretch gap-4 py-8 sm:py-12">
+          <div>
+            <h1 className="text-3xl font-bold sm:text-4xl">{uiLabels.heroTitle}</h1>
+            <p className="mt-2 max-w-2xl text-primary-content/90">{uiLabels.heroText}</p>
+          </div>
+          <div className="rounded-box bg-base-100 p-3 text-base-content shadow-lg">
+            <SearchBox
+              key={`${query.origin ?? ''}|${query.destination ?? ''}`}
+              origin={query.origin ?? ''}
+              destination={query.destination ?? ''}
+              places={places}
+              onSearch={({ origin, destination }) =>
+                onQueryChange({ origin: origin || undefined, destination: destination || undefined })
+              }
+            />
+          </div>
+        </div>
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-[18rem_1fr]">
+        <aside>
+          <FilterPanel
+            sort={query.sort}
+            band={query.band}
+            airlineId={query.airlineId}
+            airlines={airlines}
+            onSortChange={(sort: CatalogSort) => onQueryChange({ sort })}
+            onBandChange={(band: PriceBand) => onQueryChange({ band })}
+            onAirlineChange={(airlineId) => onQueryChange({ airlineId })}
+            onReset={onReset}
+          />
+        </aside>
+        <section aria-labelledby="flights-title" className="flex flex-col gap-4">
+          <h2 id="flights-title" className="sr-only">
+            {uiLabels.flightsFound(page?.total ?? 0)}
+          </h2>
+          {props.notice}
+          {page === undefined ? (
+            <Loader lines={[messages.homeLoaderTitle, messages.homeLoaderWait, messages.homeLoaderLoading]} />
+          ) : page.total === 0 ? (
+            <div role="status" className="alert alert-info" data-testid="flights-not-found">
+              {messages.flightsNotFound}
+            </div>
+          ) : (
+            <>
+              <p className="text-sm text-base-content/80" aria-live="polite" data-testid="flights-total">
+                {uiLabels.flightsFound(page.total)}
+              </p>
+              <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="flight-grid">
+                {page.items.map((flight) => (
+                  <li key={flight.id} className="flex min-w-0 [&>article]:min-w-0 [&>article]:flex-1">
+                    <FlightCard
+                      flight={flight}
+                      showBuyActions={showBuyActions}
+                      isFavourite={favouriteIds.has(flight.id)}
+                      onAddFavourite={props.onAddFavourite}
+                      onAddToCart={props.onAddToCart}
+                    />
+                  </li>
+                ))}
+              </ul>
+              <Pagination
+                page={page.page}
+                pageCount={page.pageCount}
+                onPageChange={(next) => {
+                  onQueryChange({ page: next });
+                  document.getElementById('flights-title')?.scrollIntoView({ block: 'start' });
+                }}
+              />
+            </>
+          )}
+        </section>
+      </div>
+
+      <ContactUs />
+    </div>
+  );
+}

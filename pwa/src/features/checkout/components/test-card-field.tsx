@@ -1,0 +1,132 @@
+import { useId, useState } from 'react';
+import { uiLabels } from '../../../ui/labels.ts';
+
+/** What a card field reports, like a provider's card element does. */
+export interface CardFieldState {
+  complete: boolean;
+  error: string | null;
+  /**
+   * Turns the card into the provider's payment method id at pay time: the test provider takes
+   * the card number itself; Stripe's element creates a `pm_…` id. Rejects with a card error text.
+   */
+  createPaymentMethod: ((email: string) => Promise<string>) | null;
+}
+
+const cardFieldErrors = uiLabels.cardErrors;
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function formatNumber(raw: string): string {
+  return raw.replace(/\D/g, '').slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+function formatExpiry(raw: string): string {
+  const digits = raw.replace(/\D/g, '').slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
+}
+
+/** The card field's verdict on its three inputs (null error while still typing a part). */
+export function evaluateCard(number: string, expiry: string, cvc: string, now = new Date()): CardFieldState {
+  const digits = number.replace(/\D/g, '');
+  const numberOk = digits.length >= 12 && digits.length <= 19 && luhn(digits);
+  const match = /^(\d{2})\/(\d{2})$/.exec(expiry);
+  const month = match ? Number(match[1]) : 0;
+  const year = match ? 2000 + Number(match[2]) : 0;
+  const expiryOk =
+    month >= 1 && month <= 12 && (year > now.getFullYear() || (year === now.getFullYear() && month >= now.getMonth() + 1));
+  const cvcOk = /^\d{3,4}$/.test(cvc);
+  const error =
+    digits.length >= 12 && !numberOk
+      ? cardFieldErrors.number
+      : expiry.length === 5 && !expiryOk
+        ? cardFieldErrors.expiry
+        : null;
+  return {
+    complete: numberOk && expiryOk && cvcOk,
+    error,
+    createPaymentMethod: numberOk ? () => Promise.resolve(digits) : null,
+  };
+}
+
+/**
+ * The built-in test provider's card form: number, expiry and CVC, reporting completeness and
+ * errors the way a provider's card element does. Numbers never leave for anywhere but our server
+ * in test mode.
+ */
+export function TestCardField({ onChange, disabled }: { onChange: (state: CardFieldState) => void; disabled?: boolean }) {
+  const [number, setNumber] = useState('');
+  const [expiry, setExpiry] = useState('');
+  const [cvc, setCvc] = useState('');
+  const id = useId();
+  const update = (next: { number?: string; expiry?: string; cvc?: string }) => {
+    const n = next.number ?? number;
+    const e = next.expiry ?? expiry;
+    const c = next.cvc ?? cvc;
+    setNumber(n);
+    setExpiry(e);
+    setCvc(c);
+    onChange(evaluateCard(n, e, c));
+  };
+  return (
+    <fieldset className="fieldset rounded-box border border-base-300 p-3" disabled={disabled} data-testid="card-field">
+      <legend className="fieldset-legend">{uiLabels.card}</legend>
+      <label htmlFor={`${id}-number`} className="label">
+        {uiLabels.cardNumber}
+      </label>
+      <input
+        id={`${id}-number`}
+        name="cardnumber"
+        className="input w-full font-mono"
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="4242 4242 4242 4242"
+        value={number}
+        onChange={(event) => update({ number: formatNumber(event.target.value) })}
+      />
+      <div className="grid grid-cols-2 gap-3">
+        <div className="flex flex-col">
+          <label htmlFor={`${id}-expiry`} className="label">
+            {uiLabels.cardExpiry}
+          </label>
+          <input
+            id={`${id}-expiry`}
+            name="exp-date"
+            className="input w-full font-mono"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="12/34"
+            value={expiry}
+            onChange={(event) => update({ expiry: formatExpiry(event.target.value) })}
+          />
+        </div>
+        <div className="flex flex-col">
+          <label htmlFor={`${id}-cvc`} className="label">
+            {uiLabels.cardCvc}
+          </label>
+          <input
+            id={`${id}-cvc`}
+            name="cvc"
+            className="input w-full font-mono"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            maxLength={4}
+            value={cvc}
+            onChange={(event) => update({ cvc: event.target.value.replace(/\D/g, '').slice(0, 4) })}
+          />
+        </div>
+      </div>
+    </fieldset>
+  );
+}

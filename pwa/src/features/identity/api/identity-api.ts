@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import {
+  MessageResponseSchema,
+  UserSchema,
+  type ChangePasswordInput,
+  type LoginInput,
+  type PasswordResetInput,
+  type PasswordResetRequestInput,
+  type RegisterCustomerInput,
+  type User,
+} from '@skyport/shared';
+import { apiRequest } from '../../../app/api-client.ts';
+
+/** Online-only identity calls (`/api/auth/*`); the session cookie is HttpOnly and set by the server. */
+
+const UserAnswerSchema = z.union([z.object({ user: UserSchema }).transform((body) => body.user), UserSchema]);
+const OptionalMessageSchema = z.union([MessageResponseSchema, z.object({}).passthrough()]).optional();
+
+export function logIn(input: LoginInput): Promise<User> {
+  return apiRequest('/auth/login', { method: 'POST', body: input, schema: UserAnswerSchema });
+}
+
+export function logOut(): Promise<void> {
+  return apiRequest('/auth/logout', { method: 'POST', body: {} });
+}
+
+export function register(input: RegisterCustomerInput): Promise<unknown> {
+  return apiRequest('/auth/register', { method: 'POST', body: input, schema: OptionalMessageSchema });
+}
+
+export function requestPasswordReset(input: PasswordResetRequestInput): Promise<unknown> {
+  return apiRequest('/auth/password/forgot', { method: 'POST', body: input, schema: OptionalMessageSchema });
+}
+
+export function resetPassword(input: PasswordResetInput): Promise<unknown> {
+  return apiRequest('/auth/password/reset', { method: 'POST', body: input, schema: OptionalMessageSchema });
+}
+
+export function changePassword(input: ChangePasswordInput): Promise<unknown> {
+  return apiRequest('/auth/password/change', { method: 'POST', body: input, schema: OptionalMessageSchema });
+}
+
+export function verifyEmail(token: string): Promise<unknown> {
+  return apiRequest('/auth/verify-email', { method: 'POST', body: { token }, schema: OptionalMessageSchema });
+}
+
+export function resendVerification(): Promise<unknown> {
+  return apiRequest('/auth/verify-email/resend', { method: 'POST', body: {}, schema: OptionalMessageSchema });
+}
+
+/** Which sign-in methods the server offers: Google through Firebase only when configured. */
+const AuthProvidersSchema = z.object({
+  firebase: z
+    .object({ apiKey: z.string(), authDomain: z.string(), projectId: z.string().optional() })
+    .nullable()
+    .optional(),
+});
+export type AuthProviders = z.infer<typeof AuthProvidersSchema>;
+
+export function getAuthProviders(): Promise<AuthProviders> {
+  return apiRequest('/auth/providers', { schema: AuthProvidersSchema });
+}

@@ -1,0 +1,75 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { LoginInputSchema, type LoginInput } from '@skyport/shared';
+import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { TextField, fieldErrors } from './form-field.tsx';
+import { ForgotPasswordModal } from './forgot-password-modal.tsx';
+
+export interface LoginScreenProps {
+  onLogIn: (input: LoginInput) => Promise<void>;
+  /** Rendered only when the Firebase adapter is configured. */
+  googleButton?: React.ReactNode;
+}
+
+/** /login: email and password, Google sign-in when offered, sign-up link, Forgot your password. */
+export function LoginScreen({ onLogIn, googleButton }: LoginScreenProps) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const parsed = LoginInputSchema.safeParse({ email: form.get('email'), password: form.get('password') });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await onLogIn(parsed.data);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="mx-auto flex w-full max-w-md flex-col gap-4">
+      <div className="card card-border bg-base-100 shadow-sm">
+        <form className="card-body gap-4" onSubmit={submit} noValidate>
+          <h1 className="card-title text-2xl">{specLabels.logIn}</h1>
+          <TextField label={uiLabels.email} name="email" type="email" autoComplete="email" error={errors.email} required />
+          <TextField
+            label={uiLabels.password}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            error={errors.password}
+            required
+          />
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+            {specLabels.logIn}
+          </button>
+          <button type="button" className="link link-primary self-start text-sm" onClick={() => setForgotOpen(true)}>
+            {specLabels.forgotYourPassword}
+          </button>
+          {googleButton ? (
+            <>
+              <div className="divider my-0">{uiLabels.or}</div>
+              {googleButton}
+            </>
+          ) : null}
+          <p className="text-sm">
+            {uiLabels.noAccount}{' '}
+            <Link to="/register" className="link link-primary">
+              {uiLabels.signUp}
+            </Link>
+          </p>
+        </form>
+      </div>
+      <ForgotPasswordModal open={forgotOpen} onClose={() => setForgotOpen(false)} />
+    </div>
+  );
+}

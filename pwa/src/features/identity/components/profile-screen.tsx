@@ -1,0 +1,150 @@
+import { useState, type FormEvent } from 'react';
+import { ChangePasswordFormSchema, messages, type ChangePasswordInput, type User } from '@skyport/shared';
+import { Modal } from '../../../ui/modal.tsx';
+import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { UserIcon } from '../../../ui/icons.tsx';
+import { TextField, fieldErrors } from './form-field.tsx';
+import { ForgotPasswordModal } from './forgot-password-modal.tsx';
+
+export interface ProfileScreenProps {
+  user: User;
+  onChangePassword: (input: ChangePasswordInput) => Promise<boolean>;
+  onResendVerification?: () => void;
+}
+
+function Row({ label, value }: { label: string; value: React.ReactNode }) {
+  return (
+    <div className="grid grid-cols-[8rem_1fr] gap-2 py-2">
+      <dt className="text-base-content/80">{label}</dt>
+      <dd className="break-all font-medium">{value}</dd>
+    </div>
+  );
+}
+
+/** /profile: Account Information with the Change Password modal. */
+export function ProfileScreen({ user, onChangePassword, onResendVerification }: ProfileScreenProps) {
+  const [changeOpen, setChangeOpen] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
+  const fullName = [user.name, user.lastName].filter(Boolean).join(' ') || messages.emptyName;
+  return (
+    <div className="mx-auto w-full max-w-2xl">
+      <section className="card card-border bg-base-100 shadow-sm" aria-labelledby="account-title">
+        <div className="card-body gap-4">
+          <div className="flex items-center gap-4">
+            {user.image ? (
+              <div className="avatar">
+                <div className="w-20 rounded-full ring-2 ring-primary/40">
+                  <img src={user.image} alt="" referrerPolicy="no-referrer" />
+                </div>
+              </div>
+            ) : (
+              <div className="avatar avatar-placeholder">
+                <div className="w-20 rounded-full bg-neutral text-neutral-content">
+                  <UserIcon className="size-10" />
+                </div>
+              </div>
+            )}
+            <div>
+              <h1 id="account-title" className="text-2xl font-bold">
+                {specLabels.accountInformation}
+              </h1>
+              <p className="text-base-content/80">{fullName}</p>
+            </div>
+          </div>
+          <dl className="divide-y divide-base-300">
+            <Row label={uiLabels.name} value={fullName} />
+            <Row
+              label={uiLabels.email}
+              value={
+                <span className="flex flex-wrap items-center gap-2">
+                  {user.email}
+                  <span className={`badge badge-sm ${user.emailVerified ? 'badge-success' : 'badge-warning'}`}>
+                    {user.emailVerified ? uiLabels.emailVerifiedBadge : uiLabels.emailNotVerifiedBadge}
+                  </span>
+                </span>
+              }
+            />
+            <Row label={uiLabels.phone} value={user.phone || messages.emptyName} />
+            <Row label={uiLabels.role} value={user.role.replace('_', ' ')} />
+          </dl>
+          <div className="card-actions">
+            <button type="button" className="btn btn-primary" onClick={() => setChangeOpen(true)}>
+              {specLabels.changePassword}
+            </button>
+            <button type="button" className="btn btn-outline" onClick={() => setForgotOpen(true)}>
+              {specLabels.forgotYourPassword}
+            </button>
+            {!user.emailVerified && onResendVerification ? (
+              <button type="button" className="btn btn-ghost" onClick={onResendVerification}>
+                {uiLabels.verifyEmailTitle}
+              </button>
+            ) : null}
+          </div>
+        </div>
+      </section>
+      <ChangePasswordModal open={changeOpen} onClose={() => setChangeOpen(false)} onChangePassword={onChangePassword} />
+      <ForgotPasswordModal open={forgotOpen} onClose={() => setForgotOpen(false)} defaultEmail={user.email} />
+    </div>
+  );
+}
+
+function ChangePasswordModal({
+  open,
+  onClose,
+  onChangePassword,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onChangePassword: (input: ChangePasswordInput) => Promise<boolean>;
+}) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const parsed = ChangePasswordFormSchema.safeParse({
+      oldPassword: String(data.get('oldPassword') ?? ''),
+      newPassword: String(data.get('newPassword') ?? ''),
+      confirmPassword: String(data.get('confirmPassword') ?? ''),
+    });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const changed = await onChangePassword({ oldPassword: parsed.data.oldPassword, newPassword: parsed.data.newPassword });
+      if (changed) {
+        form.reset();
+        onClose();
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open={open} onClose={onClose} title={specLabels.changePassword}>
+      <form onSubmit={submit} noValidate className="flex flex-col gap-3">
+        <TextField label={uiLabels.oldPassword} name="oldPassword" type="password" autoComplete="current-password" error={errors.oldPassword} />
+        <TextField label={uiLabels.newPassword} name="newPassword" type="password" autoComplete="new-password" error={errors.newPassword} />
+        <TextField
+          label={uiLabels.confirmPassword}
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirmPassword}
+        />
+        <div className="modal-action mt-2">
+          <button type="button" className="btn" onClick={onClose}>
+            {uiLabels.cancel}
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {uiLabels.save}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,13 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App, startApp } from './app/app.tsx';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root is missing from index.html');
+const data = await startApp();
+createRoot(root).render(
+  <StrictMode>
+    <App data={data} />
+  </StrictMode>,
+);

@@ -1,0 +1,118 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const require = createRequire(import.meta.url);
+/** The 4:3 country flag SVGs of `flag-icons`, served as `/flags/<alpha-2>.svg`. */
+const flagsDir = path.join(path.dirname(require.resolve('flag-icons/package.json')), 'flags', '4x3');
+
+/**
+ * Country flags as plain files under `/flags/`, so that `<img>` can load each one lazily and the
+ * service worker can cache the ones a user has seen (runtime cache with a limit, see below),
+ * instead of shipping a stylesheet that references all 270 of them.
+ */
+function countryFlags(): Plugin {
+  return {
+    name: 'skyport-country-flags',
+    configureServer(server) {
+      server.middlewares.use('/flags', (req, res, next) => {
+        const name = (req.url ?? '').replace(/^\//, '').split('?')[0] ?? '';
+        if (!/^[a-z]{2}(-[a-z]+)?\.svg$/.test(name)) return next();
+        try {
+          res.setHeader('Content-Type', 'image/svg+xml');
+          res.end(readFileSync(path.join(flagsDir, name)));
+        } catch {
+          next();
+        }
+      });
+    },
+    generateBundle() {
+      for (const file of readdirSync(flagsDir)) {
+        if (!file.endsWith('.svg')) continue;
+        this.emitFile({ type: 'asset', fileName: `flags/${file}`, source: readFileSync(path.join(flagsDir, file)) });
+      }
+    },
+  };
+}
+
+const ONE_DAY = 24 * 60 * 60;
+
+export default defineConfig({
+  plugins: [
+    react(),
+    tailwindcss(),
+    countryFlags(),
+    VitePWA({
+      // A new version waits until the user accepts the update prompt (src/ui/update-prompt.tsx).
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: {
+        name: 'Skyport — airline tickets',
+        short_name: 'Skyport',
+        description: 'Browse, filter and buy airline tickets, online or offline.',
+        lang: 'en',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'any',
+        theme_color: '#1e3a8a',
+        background_color: '#ffffff',
+        categories: ['travel', 'shopping'],
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      includeAssets: ['favicon.svg', 'apple-touch-icon.png'],
+      workbox: {
+        // The app shell: every built script, style and the HTML. Flags and airline logos are
+        // cached at runtime instead (below), only those a user actually sees.
+        globPatterns: ['**/*.{js,css,html,webmanifest}', 'favicon.svg', 'icons/*.png'],
+        globIgnores: ['flags/**', 'logos/**'],
+        navigateFallback: '/index.html',
+        // The API is never answered from the app shell: /api/* always reaches the server.
+        navigateFallbackDenylist: [/^\/api(\/|$)/],
+        cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/flags/'),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'skyport-flags',
+              expiration: { maxEntries: 300, maxAgeSeconds: 365 * ONE_DAY },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+          {
+            // Airline logos: shipped ones under /logos/ and any image an airline points at.
+            urlPattern: ({ url, request, sameOrigin }) =>
+              (sameOrigin && url.pathname.startsWith('/logos/')) ||
+              (!sameOrigin && request.destination === 'image'),
+            handler: 'StaleWhileRevalidate',
+            options: {
+              cacheName: 'skyport-logos',
+              expiration: { maxEntries: 200, maxAgeSeconds: 30 * ONE_DAY, purgeOnQuotaError: true },
+              // 0: an opaque answer from another origin's image (no CORS) is still worth keeping.
+              cacheableResponse: { statuses: [0, 200] },
+            },
+          },
+        ],
+      },
+    }),
+  ],
+  build: {
+    target: 'es2022',
+    // Lets the bench read which files the home page needs (sync-server/bench/pwa.ts).
+    manifest: true,
+  },
+  server: {
+    // In development the API runs on its own port; the built app is served by the server itself.
+    proxy: { '/api': 'http://localhost:8080' },
+  },
+});

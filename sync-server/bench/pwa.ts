@@ -1,0 +1,220 @@
+// The PWA's front-end budget (issue 6), measured on the built app served by the real server:
+//   1. the gzipped size of the JavaScript the home page loads before it is interactive
+//      (target < 180 KB), in Debian's chromium through playwright-core;
+//   2. a Lighthouse 12.2.3 run of the home page with its default mobile preset: performance and
+//      accessibility scores (targets 90 and 95).
+// Call `runPwaBench({ server, log })` from bench/run.ts with the BenchServer it already opened;
+// it builds nothing: pwa/dist must exist (`pnpm --filter @skyport/pwa run build`).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { recreateDatabase, type BenchServer } from './lib/database.ts';
+
+const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
+const PWA_DIST = path.resolve(SERVER_ROOT, '../pwa/dist');
+const BENCH_DATABASE = 'skyport_bench_pwa';
+/** Targets of issue 6. */
+export const PWA_TARGETS = { homeInitialJsKb: 180, lighthousePerformance: 90, lighthouseAccessibility: 95 } as const;
+
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface PwaBenchOptions {
+  server: BenchServer;
+  log: (message: string) => void;
+  /** Debian's chromium by default. */
+  chromiumPath?: string;
+  /** Lighthouse runs; the median score is reported (default 3). */
+  lighthouseRuns?: number;
+}
+
+export interface PwaBenchReport {
+  homeInitialJs: {
+    /** Scripts fetched from the first request until the first flight card is on screen. */
+    files: { url: string; bytes: number; gzipBytes: number }[];
+    bytes: number;
+    gzipBytes: number;
+    gzipKb: number;
+    /** Time from navigation start until the first flight card is visible (ms). */
+    interactiveMs: number;
+    targetKb: number;
+    pass: boolean;
+  };
+  lighthouse: {
+    runs: { performance: number; accessibility: number }[];
+    performance: number;
+    accessibility: number;
+    targets: { performance: number; accessibility: number };
+    pass: boolean;
+  } | null;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function startProduct(databaseUrl: string): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DATABASE_URL: databaseUrl, SEED_DEMO: 'always', PORT: String(port), LOG_LEVEL: 'warn' },
+  });
+  const baseUrl = `http://localhost:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) return { baseUrl, child };
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error('the server did not answer /api/health within 90 s');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function stopProduct(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(undefined);
+    }, 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+  });
+}
+
+/** JavaScript the home page needs before a visitor can use it: a cold first visit, no cache. */
+export async function measureHomeInitialJs(baseUrl: string, chromiumPath: string): Promise<PwaBenchReport['homeInitialJs']> {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS.slice(1) });
+  try {
+    // A phone-sized first visit, without the service worker (it would fetch the whole precache).
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const scripts = new Map<string, Promise<Buffer | null>>();
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      scripts.set(response.url(), response.body().catch(() => null));
+    });
+    const started = Date.now();
+    await page.goto(baseUrl, { waitUntil: 'commit' });
+    await page.getByTestId('flight-card').first().waitFor({ state: 'visible', timeout: 30_000 });
+    const interactiveMs = Date.now() - started;
+    const files: { url: string; bytes: number; gzipBytes: number }[] = [];
+    for (const [url, body] of scripts) {
+      const buffer = await body;
+      if (!buffer) continue;
+      files.push({ url: new URL(url).pathname, bytes: buffer.length, gzipBytes: gzipSync(buffer, { level: 9 }).length });
+    }
+    files.sort((a, b) => b.gzipBytes - a.gzipBytes);
+    const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
+    const gzipBytes = files.reduce((sum, file) => sum + file.gzipBytes, 0);
+    const gzipKb = Math.round((gzipBytes / 1024) * 10) / 10;
+    await context.close();
+    return { files, bytes, gzipBytes, gzipKb, interactiveMs, targetKb: PWA_TARGETS.homeInitialJsKb, pass: gzipKb < PWA_TARGETS.homeInitialJsKb };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** One Lighthouse run of `url` with its default (mobile) settings, through its CLI. */
+async function lighthouseOnce(url: string, chromiumPath: string): Promise<{ performance: number; accessibility: number }> {
+  const bin = path.join(SERVER_ROOT, 'node_modules/.bin/lighthouse');
+  const args = [
+    url,
+    '--only-categories=performance,accessibility',
+    '--output=json',
+    '--output-path=stdout',
+    '--quiet',
+    `--chrome-flags=${CHROMIUM_ARGS.join(' ')}`,
+  ];
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(bin, args, { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`lighthouse exited with ${code}: ${stderr.slice(-2000)}`))));
+  });
+  const report = JSON.parse(output) as { categories: Record<string, { score: number | null }> };
+  const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100);
+  return { performance: score('performance'), accessibility: score('accessibility') };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+/** Runs both PWA measurements against a fresh database with the demo data. */
+export async function runPwaBench(options: PwaBenchOptions): Promise<PwaBenchReport> {
+  const { server, log } = options;
+  const chromiumPath = options.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(path.join(PWA_DIST, 'index.html'))) {
+    throw new Error(`${PWA_DIST} is missing: run \`pnpm --filter @skyport/pwa run build\` first`);
+  }
+  if (!existsSync(chromiumPath)) throw new Error(`no chromium at ${chromiumPath} (apt-get install chromium)`);
+  const databaseUrl = await recreateDatabase(server, BENCH_DATABASE);
+  const product = await startProduct(databaseUrl);
+  try {
+    log(`pwa: home page initial JavaScript (${product.baseUrl}) …`);
+    const homeInitialJs = await measureHomeInitialJs(product.baseUrl, chromiumPath);
+    log(`  ${homeInitialJs.gzipKb} KB gzipped in ${homeInitialJs.files.length} scripts (target < ${PWA_TARGETS.homeInitialJsKb} KB)`);
+
+    let lighthouse: PwaBenchReport['lighthouse'] = null;
+    const runs: { performance: number; accessibility: number }[] = [];
+    try {
+      for (let run = 0; run < (options.lighthouseRuns ?? 3); run++) runs.push(await lighthouseOnce(`${product.baseUrl}/`, chromiumPath));
+      const performance = median(runs.map((r) => r.performance));
+      const accessibility = median(runs.map((r) => r.accessibility));
+      lighthouse = {
+        runs,
+        performance,
+        accessibility,
+        targets: { performance: PWA_TARGETS.lighthousePerformance, accessibility: PWA_TARGETS.lighthouseAccessibility },
+        pass: performance >= PWA_TARGETS.lighthousePerformance && accessibility >= PWA_TARGETS.lighthouseAccessibility,
+      };
+      log(`  lighthouse (mobile, median of ${runs.length}): performance ${performance}, accessibility ${accessibility}`);
+    } catch (error) {
+      log(`  lighthouse failed: ${(error as Error).message}`);
+    }
+    return { homeInitialJs, lighthouse };
+  } finally {
+    await stopProduct(product.child);
+  }
+}
+
+// `tsx bench/pwa.ts` runs it on its own.
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const { openBenchServer } = await import('./lib/database.ts');
+  const server = await openBenchServer(console.log);
+  try {
+    const report = await runPwaBench({ server, log: console.log });
+    console.log(JSON.stringify({ ...report, homeInitialJs: { ...report.homeInitialJs, files: report.homeInitialJs.files.slice(0, 10) } }, null, 2));
+  } finally {
+    await server.stop();
+  }
+}
