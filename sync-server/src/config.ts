@@ -15,6 +15,44 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The built PWA served on the same origin as the API. */
   PUBLIC_DIR: z.string().optional(),
+  // Identity and email (docs/decisions/002-identity-on-primitives.md).
+  /**
+   * The PWA's public origin(s), comma-separated: the first is used in email links, all may send
+   * cookie-authenticated requests (CSRF check). Default: the API's own origin, and in development
+   * the Vite dev server.
+   */
+  APP_ORIGIN: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? '').split(',').map((part) => part.trim()).filter(Boolean))
+    .pipe(z.array(z.url().transform((url) => new URL(url).origin))),
+  /** Session lifetime in seconds (absolute): default 7 days, at most 400 days. */
+  SESSION_TTL: z.coerce.number().int().min(60).max(400 * 24 * 3600).default(7 * 24 * 3600),
+  /** Take client addresses from X-Forwarded-For (only behind a proxy that sets it). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /** SMTP server for outgoing mail (nodemailer URL, smtp:// or smtps://); else the database outbox. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Skyport <no-reply@skyport.local>'),
+  /** Firebase Authentication adapter: on when a project id is set. */
+  FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/).optional(),
+  /** The key set Firebase ID tokens are checked against (Google's by default). */
+  FIREBASE_JWKS_URL: z.string().url().optional(),
+  // Payments (DESIGN §6): `test` is the built-in provider; `stripe` takes cards and `paypal`
+  // wallets, each also switching on the other when its keys are set.
+  PAYMENT_PROVIDER: z.enum(['test', 'stripe', 'paypal']).default('test'),
+  /** Security: production refuses the test provider unless this is `true`. */
+  ALLOW_TEST_PAYMENTS: z.enum(['true', 'false']).default('false'),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** The publishable key the PWA's card element uses (public; served by GET /api/checkout/config). */
+  STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  /** Stripe's API base address (a local peer in tests); Stripe's own when unset. */
+  STRIPE_API_BASE: z.string().url().optional(),
+  PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+  PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+  PAYPAL_API_BASE: z.string().url().default('https://api-m.sandbox.paypal.com'),
+  /** How long a payment provider call may take before the checkout treats it as unanswered. */
+  PAYMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -25,5 +63,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const keys = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid environment: ${keys.join('; ')}`);
   }
+  const paymentProblems = checkPaymentConfig(parsed.data);
+  if (paymentProblems.length > 0) throw new Error(`Invalid environment: ${paymentProblems.join('; ')}`);
+  const identityProblems = checkIdentityConfig(parsed.data);
+  if (identityProblems.length > 0) throw new Error(`Invalid environment: ${identityProblems.join('; ')}`);
   return parsed.data;
+}
+
+/** The payment keys that must come together; the test provider only outside production. */
+function checkPaymentConfig(config: Config): string[] {
+  const problems: string[] = [];
+  if (config.PAYMENT_PROVIDER === 'test' && config.NODE_ENV === 'production' && config.ALLOW_TEST_PAYMENTS !== 'true') {
+    problems.push('PAYMENT_PROVIDER: the test payment provider is refused in production (set ALLOW_TEST_PAYMENTS=true to allow it)');
+  }
+  if (config.PAYMENT_PROVIDER === 'stripe' && !config.STRIPE_SECRET_KEY) {
+    problems.push('STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe');
+  }
+  if (config.PAYMENT_PROVIDER === 'paypal' && !(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET)) {
+    problems.push('PAYPAL_CLIENT_ID: PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET are required when PAYMENT_PROVIDER=paypal');
+  }
+  return problems;
+}
+
+/** Identity settings production cannot guess: the public origin (email links, CSRF). */
+function checkIdentityConfig(config: Config): string[] {
+  const problems: string[] = [];
+  if (config.NODE_ENV === 'production' && config.APP_ORIGIN.length === 0) {
+    problems.push('APP_ORIGIN: required in production (the public URL used in email links and the CSRF check)');
+  }
+  if (config.FIREBASE_JWKS_URL && !config.FIREBASE_PROJECT_ID) {
+    problems.push('FIREBASE_PROJECT_ID: required when FIREBASE_JWKS_URL is set');
+  }
+  return problems;
 }

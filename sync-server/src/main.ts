@@ -2,13 +2,14 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
+import { createApp, identityDepsFromConfig } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createSql } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { DEMO_ACCOUNTS, hasAnyUsers, seedDemoData } from './db/seed/demo.ts';
 import { createLogger } from './lib/logger.ts';
+import { createPaymentsFromConfig } from './payments/index.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const config = loadConfig();
@@ -37,7 +38,10 @@ if (config.SEED_DEMO === 'always' || embeddedAndEmpty) {
 
 const publicDir = path.resolve(repoRoot, config.PUBLIC_DIR ?? 'pwa/dist');
 if (!existsSync(publicDir)) logger.warn({ publicDir }, 'no built PWA found; serving the API only');
-const app = createApp({ sql, logger }, { publicDir: existsSync(publicDir) ? publicDir : undefined });
+const app = createApp(
+  { sql, logger, ...identityDepsFromConfig(config, sql), payments: createPaymentsFromConfig(config) },
+  { publicDir: existsSync(publicDir) ? publicDir : undefined },
+);
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   const url = `http://localhost:${info.port}`;
@@ -54,6 +58,7 @@ async function shutdown() {
   server.close();
   await sql.end({ timeout: 5 });
   await stopEmbedded?.();
+  logger.flush();
   process.exit(0);
 }
 process.on('SIGINT', shutdown);
