@@ -7,6 +7,7 @@
 //   --only a,b         run only these mixes (home, band+sort, airline+band, search)
 //   --log-file PATH    where the full server's request log goes (default /dev/null)
 //   --keep             reuse an already loaded skyport_bench database instead of reloading it
+//   --suites a,b       which benchmarks to run: catalog, checkout, sync, pwa (default: all)
 // Results are printed and written to bench-results/ (git-ignored) as JSON.
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'log-file': { type: 'string', default: '/dev/null' },
     keep: { type: 'boolean', default: false },
+    suites: { type: 'string', default: 'catalog,checkout,sync,pwa' },
   },
   allowPositionals: true,
 });
@@ -51,10 +53,37 @@ const options = {
   logFile: values['log-file'] ?? '/dev/null',
 };
 
+const suites = new Set(values.suites?.split(',').map((s) => s.trim()));
 const log = (message: string) => console.log(message);
 const server = await openBenchServer(log);
 try {
   log(`PostgreSQL (${server.source}): ${server.version}`);
+  if (suites.has('catalog')) await runCatalogSuite();
+  if (suites.has('checkout')) {
+    const { runCheckoutBench, printCheckoutBench } = await import('./checkout.ts');
+    const databaseUrl = await recreateDatabase(server, 'skyport_bench_checkout');
+    const report = await runCheckoutBench({ databaseUrl, connections: options.connections, seconds: options.seconds, pool: 20, log });
+    printCheckoutBench(report);
+    await writeResults(RESULTS_DIR, 'checkout', { benchmark: 'checkout', postgres: server.source, report });
+  }
+  if (suites.has('sync')) {
+    const { runSyncBench } = await import('./sync.ts');
+    const report = await runSyncBench({ server, log });
+    console.log(`\nsync: ${JSON.stringify(report, null, 2)}`);
+    await writeResults(RESULTS_DIR, 'sync', { benchmark: 'sync', postgres: server.source, report });
+  }
+  if (suites.has('pwa')) {
+    const { runPwaBench } = await import('./pwa.ts');
+    const report = await runPwaBench({ server, log });
+    const { files, ...homeInitialJs } = report.homeInitialJs;
+    console.log(`\npwa: ${JSON.stringify({ ...report, homeInitialJs: { ...homeInitialJs, scripts: files.length } }, null, 2)}`);
+    await writeResults(RESULTS_DIR, 'pwa', { benchmark: 'pwa', postgres: server.source, report });
+  }
+} finally {
+  await server.stop();
+}
+
+async function runCatalogSuite() {
   const databaseUrl = values.keep
     ? withDatabase(server.adminUrl, BENCH_DATABASE)
     : await recreateDatabase(server, BENCH_DATABASE);
@@ -97,8 +126,6 @@ try {
     mixes,
   });
   log(`\nresults: ${path.relative(process.cwd(), file)}`);
-} finally {
-  await server.stop();
 }
 
 function printCatalog(mixes: readonly MixReport[]) {
