@@ -12,7 +12,7 @@ export function createShopApp(sql: Sql, options: { payments?: Payments } = {}) {
   const payments = options.payments ?? createTestPayments({ timeoutMs: 2_000 });
   const app = createApp({
     sql,
-    logger: createLogger('silent'),
+    logger: createLogger(process.env.CHECKOUT_TEST_LOG ?? 'silent'),
     background,
     payments,
     identity: { devOutbox: true },
