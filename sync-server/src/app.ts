@@ -133,10 +133,10 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
     const isApi = (p: string) => p === '/api' || p.startsWith('/api/');
     const files = serveStatic({ root });
     const shell = serveStatic({ root, path: 'index.html' });
-    app.use('*', (c, next) => (isApi(c.req.path) ? next() : compress()(c, next)));
-    app.get('*', async (c, next) => {
+    const compression = compress();
+    app.use('*', async (c, next) => {
       if (isApi(c.req.path)) return next();
-      await files(c, next);
+      await compression(c, next);
       // Vite's /assets/ files carry a content hash in their name: cache them for good; anything
       // else (index.html, the service worker, the manifest) must be revalidated to see updates.
       if (c.res.ok) {
@@ -144,6 +144,7 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
         c.res.headers.set('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       }
     });
+    app.get('*', (c, next) => (isApi(c.req.path) ? next() : files(c, next)));
     app.get('*', (c, next) => (isApi(c.req.path) ? next() : shell(c, next)));
   }
   app.notFound((c) => c.json({ code: ErrorCode.NotFound, message: `No route for ${c.req.method} ${c.req.path}` }, 404));
