@@ -7,7 +7,7 @@ import { useAirlines, useCatalogPage } from '../../features/catalog/data/catalog
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
 import { useShopActions } from '../actions.ts';
 import { roleOf, useSession } from '../session.ts';
-import { SuperAdminHome } from './slots.tsx';
+import { PendingAirlineHome, SuperAdminHome } from './slots.tsx';
 
 const PLACES = COUNTRIES.map((country) => country.name);
 
@@ -31,6 +31,7 @@ function paramsFrom(query: CatalogQuery): URLSearchParams {
 export function HomeRoute() {
   const session = useSession();
   if (session.user?.role === 'super_admin') return <SuperAdminHome />;
+  if (session.user?.role === 'airline' && session.user.airlineStatus !== 'approved') return <PendingAirlineHome />;
   return <CatalogHome />;
 }
 

@@ -8,3 +8,12 @@ import { lazy } from 'react';
 export const SuperAdminHome = lazy(() =>
   import('./admin.tsx').then((module) => ({ default: module.SuperAdminHomeRoute })),
 );
+
+/**
+ * A pending airline's home: the "waiting for approval" screen instead of the flights, from the
+ * airline route module (routes/airline.tsx). For home.tsx: render it when
+ * `user.role === 'airline' && user.airlineStatus !== 'approved'`.
+ */
+export const PendingAirlineHome = lazy(() =>
+  import('./airline.tsx').then((module) => ({ default: module.PendingAirlineHomeRoute })),
+);
