@@ -51,6 +51,12 @@ export async function syncRequest(
   path: string,
   init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<unknown> {
+  // While the browser says it is offline, do not try: the request could only fail (or, through a
+  // service worker, leave with the device's network state unknown to us). The 'online' event
+  // restarts replication at once.
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+    throw new SyncHttpError(0, 'The server cannot be reached');
+  }
   const doFetch = transport.fetch ?? globalThis.fetch.bind(globalThis);
   let response: Response;
   try {
