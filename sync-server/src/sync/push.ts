@@ -11,6 +11,7 @@ import {
   type SyncDoc,
   type WithDeletedFlag,
 } from '@skyport/shared';
+import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
 import { selectDocuments, type Queryable } from './documents.ts';
@@ -187,7 +188,7 @@ function canonical(value: unknown): string {
 }
 
 type Writer<C extends WritableCollection> = (
-  tx: Queryable,
+  tx: postgres.TransactionSql,
   userId: string,
   doc: Replicated<C>,
   master: Replicated<C> | undefined,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { calculateTotals, messages, type Totals } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
+import { selectOrdersWithLines, toOrderView, type OrderView } from '../orders/queries.ts';
 
 /**
  * The SQL of the checkout. Every transaction here that writes a replicated table first takes the
@@ -334,91 +335,18 @@ export async function cancelOrder(
   });
 }
 
-export interface OrderSummary {
-  id: string;
-  userId: string;
-  idpurchase: string;
-  creationdate: string;
-  priceCents: number;
-  subtotalCents: number;
-  feeCents: number;
-  status: string;
-  stocks: {
-    id: string;
-    flightId: string;
-    airlineId: string;
-    airlineName: string;
-    amount: number;
-    valueCents: number;
-    review: boolean;
-    moreinfo: { origin: string; destination: string; arrivalHour: string; departureHour: string };
-  }[];
-}
+/** An order as the checkout answers and the receipt show it: the API order and its status. */
+export type OrderSummary = OrderView & { status: string };
 
 export async function getOrderSummary(
   sql: Sql,
   orderId: string,
 ): Promise<OrderSummary | undefined> {
-  const [order] = await sql<
-    {
-      id: string;
-      user_id: string;
-      payment_id: string;
-      created_at: Date;
-      total_cents: number;
-      subtotal_cents: number;
-      fee_cents: number;
-      status: string;
-      lines: {
-        id: string;
-        flight_id: string;
-        airline_id: string;
-        airline_name: string;
-        amount: number;
-        unit_price_cents: number;
-        reviewed: boolean;
-        origin: string;
-        destination: string;
-        arrival_hour: string;
-        departure_hour: string;
-      }[];
-    }[]
-  >`
-    SELECT o.id, o.user_id, o.payment_id, o.created_at, o.total_cents, o.subtotal_cents, o.fee_cents, o.status,
-      (SELECT coalesce(json_agg(json_build_object(
-          'id', l.id, 'flight_id', l.flight_id, 'airline_id', l.airline_id, 'airline_name', l.airline_name,
-          'amount', l.amount, 'unit_price_cents', l.unit_price_cents, 'reviewed', l.reviewed,
-          'origin', l.origin, 'destination', l.destination,
-          'arrival_hour', to_char(l.arrival_hour, 'HH24:MI'), 'departure_hour', to_char(l.departure_hour, 'HH24:MI'))
-          ORDER BY l.flight_id), '[]'::json)
-       FROM order_lines l WHERE l.order_id = o.id) AS lines
-    FROM orders o WHERE o.id = ${orderId}`;
+  const [order] = await selectOrdersWithLines(sql, sql`o.id = ${orderId}`);
   if (!order) return undefined;
-  return {
-    id: order.id,
-    userId: order.user_id,
-    idpurchase: order.payment_id,
-    creationdate: order.created_at.toISOString(),
-    priceCents: order.total_cents,
-    subtotalCents: order.subtotal_cents,
-    feeCents: order.fee_cents,
-    status: order.status,
-    stocks: order.lines.map((l) => ({
-      id: l.id,
-      flightId: l.flight_id,
-      airlineId: l.airline_id,
-      airlineName: l.airline_name,
-      amount: l.amount,
-      valueCents: l.unit_price_cents,
-      review: l.reviewed,
-      moreinfo: {
-        origin: l.origin,
-        destination: l.destination,
-        arrivalHour: l.arrival_hour,
-        departureHour: l.departure_hour,
-      },
-    })),
-  };
+  // The status goes before the lines, where checkout answers have always had it.
+  const { stocks, ...head } = toOrderView(order);
+  return { ...head, status: order.status, stocks };
 }
 
 /** Open checkouts the reconciler may finish: nobody holds them and they have stalled. */

@@ -1,4 +1,5 @@
 import type { Order, OrderLine } from '@skyport/shared';
+import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
 
 /** An order as the API returns it: spec §3 fields plus the fee breakdown and airline names. */
@@ -10,7 +11,8 @@ export type OrderView = Omit<Order, 'stocks' | 'idpurchase' | 'creationdate'> & 
   stocks: (OrderLine & { airlineName: string })[];
 };
 
-interface OrderRow {
+/** An order row with its lines, as `selectOrdersWithLines` reads it. */
+export interface OrderWithLinesRow {
   id: string;
   user_id: string;
   payment_id: string;
@@ -18,6 +20,7 @@ interface OrderRow {
   total_cents: number;
   subtotal_cents: number;
   fee_cents: number;
+  status: string;
   lines: {
     id: string;
     flight_id: string;
@@ -33,7 +36,30 @@ interface OrderRow {
   }[];
 }
 
-function toOrder(row: OrderRow): OrderView {
+/**
+ * The orders that `where` (a fragment on `o`, the orders table) selects, newest first, each with
+ * its lines ordered by flight.
+ */
+export async function selectOrdersWithLines(
+  sql: Sql,
+  where: postgres.Fragment,
+): Promise<OrderWithLinesRow[]> {
+  return sql<OrderWithLinesRow[]>`
+    SELECT o.id, o.user_id, o.payment_id, o.created_at, o.total_cents, o.subtotal_cents, o.fee_cents, o.status,
+      (SELECT coalesce(json_agg(json_build_object(
+          'id', l.id, 'flight_id', l.flight_id, 'airline_id', l.airline_id, 'airline_name', l.airline_name,
+          'amount', l.amount, 'unit_price_cents', l.unit_price_cents, 'reviewed', l.reviewed,
+          'origin', l.origin, 'destination', l.destination,
+          'arrival_hour', to_char(l.arrival_hour, 'HH24:MI'), 'departure_hour', to_char(l.departure_hour, 'HH24:MI'))
+          ORDER BY l.flight_id), '[]'::json)
+       FROM order_lines l WHERE l.order_id = o.id) AS lines
+    FROM orders o
+    WHERE ${where}
+    ORDER BY o.created_at DESC, o.id`;
+}
+
+/** The API shape of an order row (its status is not part of it). */
+export function toOrderView(row: OrderWithLinesRow): OrderView {
   return {
     id: row.id,
     userId: row.user_id,
@@ -69,18 +95,10 @@ export async function listOrders(
   userId: string,
   filter: { paymentId?: string } = {},
 ): Promise<OrderView[]> {
-  const rows = await sql<OrderRow[]>`
-    SELECT o.id, o.user_id, o.payment_id, o.created_at, o.total_cents, o.subtotal_cents, o.fee_cents,
-      (SELECT coalesce(json_agg(json_build_object(
-          'id', l.id, 'flight_id', l.flight_id, 'airline_id', l.airline_id, 'airline_name', l.airline_name,
-          'amount', l.amount, 'unit_price_cents', l.unit_price_cents, 'reviewed', l.reviewed,
-          'origin', l.origin, 'destination', l.destination,
-          'arrival_hour', to_char(l.arrival_hour, 'HH24:MI'), 'departure_hour', to_char(l.departure_hour, 'HH24:MI'))
-          ORDER BY l.flight_id), '[]'::json)
-       FROM order_lines l WHERE l.order_id = o.id) AS lines
-    FROM orders o
-    WHERE o.user_id = ${userId} AND o.status = 'confirmed' AND NOT o.deleted
-      ${filter.paymentId === undefined ? sql`` : sql`AND o.payment_id = ${filter.paymentId}`}
-    ORDER BY o.created_at DESC, o.id`;
-  return rows.map(toOrder);
+  const rows = await selectOrdersWithLines(
+    sql,
+    sql`o.user_id = ${userId} AND o.status = 'confirmed' AND NOT o.deleted
+      ${filter.paymentId === undefined ? sql`` : sql`AND o.payment_id = ${filter.paymentId}`}`,
+  );
+  return rows.map(toOrderView);
 }

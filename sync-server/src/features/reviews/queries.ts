@@ -4,6 +4,7 @@ import {
   type Review,
   type UpdateReviewBody,
 } from '@skyport/shared';
+import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 
@@ -50,13 +51,84 @@ async function averages(sql: Sql, flightId: string, airlineId: string) {
   };
 }
 
+/** What a new review needs; `airlineId`, when the client names one, must be the flight's airline. */
+export interface NewReview {
+  orderId: string;
+  flightId: string;
+  airlineId?: string | undefined;
+  rating: number;
+  name: string;
+  comment: string;
+}
+
 /**
  * A customer reviews a flight they bought (spec §4 "Order line review"): only the order's own
  * customer, only a paid order that contains the flight, once per order and flight. The review's
- * airline and "moreInfo" come from the order's snapshot, not from the body; every line of that
+ * airline and "moreInfo" come from the order's snapshot, not from the client; every line of that
  * flight in the order becomes reviewed, and the order row is touched so that its revision moves
- * (order lines replicate with their order). Reusable by the sync review-draft push.
+ * (order lines replicate with their order). Runs in the caller's transaction, which must hold the
+ * replication lock: `submitReview` (POST /comments) and the sync review-draft push both do.
+ * Every refusal is thrown before anything is written, so the caller's transaction stays usable.
+ * @throws AppError NotFound, Forbidden (`not_owner`), NotFound (`not_bought`), BadRequest (airline)
+ * or Conflict (`already_reviewed`).
  */
+export async function insertReview(
+  tx: postgres.TransactionSql,
+  userId: string,
+  input: NewReview,
+): Promise<Review> {
+  const [order] = await tx<{ user_id: string }[]>`
+    SELECT user_id FROM orders WHERE id = ${input.orderId} AND status = 'confirmed' AND NOT deleted`;
+  if (!order) throw new AppError(ErrorCode.NotFound, 'Order not found');
+  // Security: another customer's order is refused whatever the body says.
+  if (order.user_id !== userId) {
+    throw new AppError(ErrorCode.Forbidden, 'You can only review your own orders', {
+      reason: 'not_owner',
+    });
+  }
+  const lines = await tx<
+    {
+      airline_id: string;
+      airline_name: string;
+      origin: string;
+      destination: string;
+      reviewed: boolean;
+    }[]
+  >`
+    SELECT airline_id, airline_name, origin, destination, reviewed FROM order_lines
+    WHERE order_id = ${input.orderId} AND flight_id = ${input.flightId}
+    FOR UPDATE`;
+  const first = lines[0];
+  if (!first)
+    throw new AppError(ErrorCode.NotFound, 'This flight is not in that order', {
+      reason: 'not_bought',
+    });
+  if (input.airlineId !== undefined && input.airlineId !== first.airline_id) {
+    throw new AppError(ErrorCode.BadRequest, 'airlineId: not the airline of this flight');
+  }
+  const alreadyReviewed = () =>
+    new AppError(ErrorCode.Conflict, 'This flight of this order is already reviewed', {
+      reason: 'already_reviewed',
+    });
+  if (lines.some((l) => l.reviewed)) throw alreadyReviewed();
+  const moreInfo = [
+    { flightName: first.airline_name, origin: first.origin, destination: first.destination },
+  ];
+  // One review per order and flight: the unique index decides, without aborting the caller's
+  // transaction.
+  const [row] = await tx<ReviewRow[]>`
+    INSERT INTO reviews (user_id, order_id, flight_id, airline_id, rating, name, comment, more_info)
+    VALUES (${userId}, ${input.orderId}, ${input.flightId}, ${first.airline_id}, ${input.rating}, ${input.name},
+            ${input.comment}, ${tx.json(moreInfo)})
+    ON CONFLICT (order_id, flight_id) WHERE order_id IS NOT NULL DO NOTHING
+    RETURNING *`;
+  if (!row) throw alreadyReviewed();
+  await tx`UPDATE order_lines SET reviewed = true WHERE order_id = ${input.orderId} AND flight_id = ${input.flightId}`;
+  await tx`UPDATE orders SET deleted = deleted WHERE id = ${input.orderId}`;
+  return toReview(row);
+}
+
+/** POST /comments: `insertReview` in a transaction of its own, with the averages after it. */
 export async function submitReview(
   sql: Sql,
   userId: string,
@@ -64,53 +136,7 @@ export async function submitReview(
 ): Promise<ReviewResult> {
   const review = await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:replication'))`;
-    const [order] = await tx<{ user_id: string }[]>`
-      SELECT user_id FROM orders WHERE id = ${input.orderId} AND status = 'confirmed' AND NOT deleted`;
-    if (!order) throw new AppError(ErrorCode.NotFound, 'Order not found');
-    // Security: another customer's order is refused whatever the body says.
-    if (order.user_id !== userId) {
-      throw new AppError(ErrorCode.Forbidden, 'You can only review your own orders', {
-        reason: 'not_owner',
-      });
-    }
-    const lines = await tx<
-      {
-        airline_id: string;
-        airline_name: string;
-        origin: string;
-        destination: string;
-        reviewed: boolean;
-      }[]
-    >`
-      SELECT airline_id, airline_name, origin, destination, reviewed FROM order_lines
-      WHERE order_id = ${input.orderId} AND flight_id = ${input.flightId}
-      FOR UPDATE`;
-    const first = lines[0];
-    if (!first)
-      throw new AppError(ErrorCode.NotFound, 'This flight is not in that order', {
-        reason: 'not_bought',
-      });
-    if (input.airlineId !== first.airline_id) {
-      throw new AppError(ErrorCode.BadRequest, 'airlineId: not the airline of this flight');
-    }
-    const [existing] = await tx`
-      SELECT 1 FROM reviews WHERE order_id = ${input.orderId} AND flight_id = ${input.flightId}`;
-    if (existing || lines.some((l) => l.reviewed)) {
-      throw new AppError(ErrorCode.Conflict, 'This flight of this order is already reviewed', {
-        reason: 'already_reviewed',
-      });
-    }
-    const moreInfo = [
-      { flightName: first.airline_name, origin: first.origin, destination: first.destination },
-    ];
-    const [row] = await tx<ReviewRow[]>`
-      INSERT INTO reviews (user_id, order_id, flight_id, airline_id, rating, name, comment, more_info)
-      VALUES (${userId}, ${input.orderId}, ${input.flightId}, ${first.airline_id}, ${input.rating}, ${input.name},
-              ${input.comment}, ${tx.json(moreInfo)})
-      RETURNING *`;
-    await tx`UPDATE order_lines SET reviewed = true WHERE order_id = ${input.orderId} AND flight_id = ${input.flightId}`;
-    await tx`UPDATE orders SET deleted = deleted WHERE id = ${input.orderId}`;
-    return toReview(row!);
+    return insertReview(tx, userId, input);
   });
   return { review, ...(await averages(sql, review.flightId, review.airlineId)) };
 }
