@@ -3,6 +3,7 @@ import {
   MessageResponseSchema,
   UserSchema,
   type ChangePasswordInput,
+  type FirebaseSignInInput,
   type LoginInput,
   type PasswordResetInput,
   type PasswordResetRequestInput,
@@ -18,6 +19,11 @@ const OptionalMessageSchema = z.union([MessageResponseSchema, z.object({}).passt
 
 export function logIn(input: LoginInput): Promise<User> {
   return apiRequest('/auth/login', { method: 'POST', body: input, schema: UserAnswerSchema });
+}
+
+/** Exchanges a Firebase ID token (Google sign-in) for our own session, as login does for a password. */
+export function signInWithFirebase(idToken: string): Promise<User> {
+  return apiRequest('/auth/firebase', { method: 'POST', body: { idToken } satisfies FirebaseSignInInput, schema: UserAnswerSchema });
 }
 
 export function logOut(): Promise<void> {
