@@ -8,9 +8,8 @@
 //   3. live update delay: a flight changed on the server until the change is in a streaming
 //      client's local database (p50 / p95 ms; target p95 < 500 ms).
 // The page is the PWA's local-first harness (pwa/e2e/local-first, a production build; built here
-// when missing). Call `runSyncBench({ server, log })` from bench/run.ts with its BenchServer.
+// first). Call `runSyncBench({ server, log })` from bench/run.ts with its BenchServer.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { BenchServer } from './lib/database.ts';
@@ -50,7 +49,16 @@ export interface SyncBenchOptions {
 
 export interface SyncBenchReport {
   flights: number;
-  initialSync: { runsSeconds: number[]; seconds: number; target: number; pass: boolean };
+  initialSync: {
+    runsSeconds: number[];
+    seconds: number;
+    /** The same flights fetched page by page and put into IndexedDB bare, in the same browser. */
+    bare: { fetchSeconds: number; putSeconds: number; seconds: number };
+    /** initial sync ÷ bare: what RxDB, Dexie and the app add on top of the network and the puts. */
+    ratioToBare: number;
+    target: number;
+    pass: boolean;
+  };
   pageQuery: { query: Record<string, unknown>; medianMs: number; indexBuildMs: number; matching: number; target: number; pass: boolean };
   liveUpdate: { samples: number; p50Ms: number; p95Ms: number; maxMs: number; target: number; pass: boolean };
 }
@@ -60,8 +68,8 @@ interface TestServerProcess {
   child: ChildProcessWithoutNullStreams;
 }
 
+/** Builds the harness every time: an old build would measure old code. */
 function buildHarness(log: (message: string) => void) {
-  if (existsSync(path.join(HARNESS_DIST, 'index.html'))) return;
   log('building the local-first harness (pwa/e2e/local-first)');
   const result = spawnSync(path.join(PWA_ROOT, 'node_modules/.bin/vite'), ['build', '-c', 'e2e/local-first/vite.config.ts'], {
     cwd: PWA_ROOT,
@@ -101,6 +109,7 @@ declare const window: {
   harness: {
     ready: Promise<boolean>;
     initialSync(count: number): Promise<number>;
+    bareBaseline(): Promise<{ fetchMs: number; putMs: number; count: number }>;
     awaitInSync(): Promise<void>;
     timeQuery(input: Record<string, unknown>, runs: number): Promise<{ medianMs: number; indexMs: number; total: number; flights: number }>;
     firstFlightIds(count: number): Promise<string[]>;
@@ -130,6 +139,21 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
       log(`  initial sync ${run + 1}: ${round(ms / 1000, 2)} s`);
       await context.close();
     }
+
+    // The floor beside it: the same pulls and bare IndexedDB puts, median of as many runs.
+    const bareRuns: { fetchMs: number; putMs: number }[] = [];
+    for (let run = 0; run < (options.syncRuns ?? 3); run++) {
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/?baseline`);
+      const bare = await page.evaluate(() => window.harness.bareBaseline());
+      if (bare.count < flights) throw new Error(`the bare baseline fetched ${bare.count} of ${flights} flights`);
+      bareRuns.push(bare);
+      log(`  bare fetch + IndexedDB puts ${run + 1}: ${round(bare.fetchMs / 1000, 2)} s + ${round(bare.putMs / 1000, 2)} s`);
+      await context.close();
+    }
+    const bareFetch = median(bareRuns.map((run) => run.fetchMs)) / 1000;
+    const barePut = median(bareRuns.map((run) => run.putMs)) / 1000;
 
     // 2 and 3 in one synced page.
     const context = await browser.newContext({ serviceWorkers: 'block' });
@@ -164,7 +188,14 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
     const seconds = median(runsSeconds);
     const report: SyncBenchReport = {
       flights,
-      initialSync: { runsSeconds, seconds, target: SYNC_TARGETS.initialSyncSeconds, pass: seconds < SYNC_TARGETS.initialSyncSeconds },
+      initialSync: {
+        runsSeconds,
+        seconds,
+        bare: { fetchSeconds: round(bareFetch, 2), putSeconds: round(barePut, 2), seconds: round(bareFetch + barePut, 2) },
+        ratioToBare: round(seconds / (bareFetch + barePut), 2),
+        target: SYNC_TARGETS.initialSyncSeconds,
+        pass: seconds < SYNC_TARGETS.initialSyncSeconds,
+      },
       pageQuery: {
         query,
         medianMs: round(timed.medianMs, 2),

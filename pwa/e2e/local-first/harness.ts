@@ -5,7 +5,14 @@
  * production bundle (vite.config.ts here) with a small service worker, so it reloads offline.
  */
 import { firstValueFrom, filter } from 'rxjs';
-import { CatalogQuerySchema, type CatalogQueryInput, type Flight } from '@skyport/shared';
+import {
+  CatalogQuerySchema,
+  SYNC_PROTOCOL_VERSION,
+  SYNC_VERSION_HEADER,
+  type CatalogQueryInput,
+  type Flight,
+  type ReplicationCheckpoint,
+} from '@skyport/shared';
 import { createLocalData, type LocalData } from '../../src/data/local-data.ts';
 import { addFlightToCart, cartLines$ } from '../../src/features/cart/data/cart.ts';
 import { catalogIndex$, catalogPage$ } from '../../src/features/catalog/data/catalogue.ts';
@@ -16,6 +23,8 @@ import { reviewDrafts$, saveReviewDraft, type ReviewInput } from '../../src/feat
 import type { SyncUser } from '../../src/sync/engine.ts';
 
 const SESSION_KEY = 'harness-session';
+/** Flights per pull in the bare baseline, as the app pulls them (src/sync/replication.ts). */
+const BASELINE_BATCH = 2000;
 interface Session {
   user: SyncUser;
   token: string;
@@ -48,7 +57,8 @@ async function open(): Promise<LocalData> {
   return data;
 }
 
-const ready = open();
+/** `?baseline` loads the page with the app's database shut (see `bareBaseline`). */
+const ready: Promise<LocalData> = new URLSearchParams(location.search).has('baseline') ? new Promise(() => {}) : open();
 
 async function flightCount(): Promise<number> {
   const { db } = await ready;
@@ -148,6 +158,46 @@ const harness = {
     const arrival = arrivals.get(flightId);
     if (!arrival) throw new Error(`not watching ${flightId}`);
     return arrival;
+  },
+  /**
+   * The floor under `initialSync`, in the same browser: the same flights fetched through the pull
+   * endpoint page by page, then written with bare IndexedDB puts in one transaction (no RxDB, no
+   * Dexie, no indexes). Run it on a page loaded with `?baseline`, so that the app's database stays
+   * shut.
+   */
+  async bareBaseline(): Promise<{ fetchMs: number; putMs: number; count: number }> {
+    const started = performance.now();
+    const docs: unknown[] = [];
+    let checkpoint: ReplicationCheckpoint | null = null;
+    for (;;) {
+      const params = new URLSearchParams({ limit: String(BASELINE_BATCH) });
+      if (checkpoint) {
+        params.set('revision', String(checkpoint.revision));
+        params.set('id', checkpoint.id);
+      }
+      const response = await fetch(`/api/sync/flights/pull?${params}`, { headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) } });
+      const body = (await response.json()) as { documents: unknown[]; checkpoint: ReplicationCheckpoint | null };
+      docs.push(...body.documents);
+      if (body.documents.length < BASELINE_BATCH || !body.checkpoint) break;
+      checkpoint = body.checkpoint;
+    }
+    const fetchMs = performance.now() - started;
+    const putStarted = performance.now();
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(`bare-baseline-${Date.now()}`, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore('docs', { keyPath: 'id' });
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const transaction = db.transaction('docs', 'readwrite');
+      const store = transaction.objectStore('docs');
+      for (const doc of docs) store.put(doc);
+      transaction.oncomplete = () => resolve();
+      transaction.onerror = () => reject(transaction.error);
+    });
+    db.close();
+    return { fetchMs, putMs: performance.now() - putStarted, count: docs.length };
   },
   async firstFlightIds(count: number): Promise<string[]> {
     const data = await ready;

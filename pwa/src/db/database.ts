@@ -8,6 +8,7 @@ import {
   type SyncCollectionName,
   type SyncDoc,
 } from '@skyport/shared';
+import { useBulkReads } from './bulk-reads.ts';
 import { rxSchemaOf } from './schemas.ts';
 
 /**
@@ -54,9 +55,10 @@ let localDocumentsAdded = false;
  * (dynamic imports that a production build drops).
  */
 async function storageFor(options: CreateDatabaseOptions, devMode: boolean): Promise<RxStorage<unknown, unknown>> {
-  const dexie = getRxStorageDexie(
-    options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange } : {},
-  ) as RxStorage<unknown, unknown>;
+  const dexie = getRxStorageDexie({
+    ...(options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange } : {}),
+    onCreate: useBulkReads,
+  }) as RxStorage<unknown, unknown>;
   if (!import.meta.env.DEV) return dexie;
   // Dev-mode is global to the page once added, and then requires validation everywhere.
   if (!devMode && !devModeAdded) return dexie;
