@@ -5,9 +5,9 @@ import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
-const data = await startApp();
+const source = startApp();
 createRoot(root).render(
   <StrictMode>
-    <App data={data} />
+    <App source={source} />
   </StrictMode>,
 );

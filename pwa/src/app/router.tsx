@@ -2,10 +2,11 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootLayout } from './root-layout.tsx';
 import { Loader } from '../ui/loader.tsx';
+import { HomeRoute } from './routes/home.tsx';
 
 /**
- * Every route of spec §2. Screens load lazily, each in its own chunk, so the home page only
- * downloads what it shows (payment SDKs load on /payment only, and only when configured).
+ * Every route of spec §2. Screens other than home load lazily, each in its own chunk, so the home
+ * page only downloads what it shows (payment SDKs load on /payment only, and only when configured).
  */
 function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject['lazy'] {
   return async () => ({ Component: pick(await load()) });
@@ -23,7 +24,8 @@ export const routes: RouteObject[] = [
     Component: RootLayout,
     HydrateFallback: () => <Loader />,
     children: [
-      { index: true, lazy: page(() => import('./routes/home.tsx'), (m) => m.HomeRoute) },
+      // The landing page is part of the main chunk: no second round trip before the first screen.
+      { index: true, Component: HomeRoute },
       { path: 'ticket/:id', lazy: page(() => import('./routes/ticket.tsx'), (m) => m.TicketRoute) },
       { path: 'login', lazy: page(auth, (m) => m.LoginRoute) },
       { path: 'register', lazy: page(auth, (m) => m.RegisterRoute) },

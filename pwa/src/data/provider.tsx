@@ -1,31 +1,64 @@
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, use, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { of } from 'rxjs';
 import type { SyncStatus } from '../sync/status.ts';
 import type { SyncUser } from '../sync/engine.ts';
 import { useObservable } from './use-observable.ts';
 import type { LocalData } from './local-data.ts';
+import type { LocalDataSource } from './local-data-source.ts';
 
-const LocalDataContext = createContext<LocalData | null>(null);
+const LocalDataContext = createContext<LocalDataSource | null>(null);
 
 /** Provides the local database and sync engine (created outside React) to the screens. */
-export function LocalDataProvider({ value, children }: { value: LocalData; children: ReactNode }) {
-  return <LocalDataContext.Provider value={value}>{children}</LocalDataContext.Provider>;
+export function LocalDataProvider({ source, children }: { source: LocalDataSource; children: ReactNode }) {
+  return <LocalDataContext.Provider value={source}>{children}</LocalDataContext.Provider>;
 }
 
-/** The local data layer; only inside `LocalDataProvider`. */
+function useSource(): LocalDataSource {
+  const source = useContext(LocalDataContext);
+  if (!source) throw new Error('local data hooks must be used inside <LocalDataProvider>');
+  return source;
+}
+
+/**
+ * The local data layer, for screens that cannot show anything without it: suspends (the route's
+ * loader shows) until it is open, and starts opening it if nothing has yet.
+ */
 export function useLocalData(): LocalData {
-  const data = useContext(LocalDataContext);
-  if (!data) throw new Error('useLocalData must be used inside <LocalDataProvider>');
-  return data;
+  const source = useSource();
+  const data = useSyncExternalStore(source.subscribe, source.current, source.current);
+  return data ?? use(source.load());
 }
 
-/** The sync status for an indicator: syncing, up to date, offline or error. */
+/**
+ * The local data layer if it is open, else null, without waiting: for the page frame and the
+ * home page, which render before it has loaded (and re-render when it has).
+ */
+export function useLocalDataIfOpen(): LocalData | null {
+  const source = useSource();
+  return useSyncExternalStore(source.subscribe, source.current, source.current);
+}
+
+/** Resolves with the local data layer (for an action taken before it has opened). */
+export function useLocalDataLoader(): () => Promise<LocalData> {
+  const source = useSource();
+  return source.load;
+}
+
+const STARTING: SyncStatus = { phase: 'syncing', error: null, updateRequired: false, rejected: [] };
+
+/** The sync status for an indicator: syncing, up to date, offline or error ("syncing" until open). */
 export function useSyncStatus(): SyncStatus {
-  const { engine } = useLocalData();
-  return useSyncExternalStore(engine.status.subscribe, engine.status.getSnapshot, engine.status.getSnapshot);
+  const data = useLocalDataIfOpen();
+  const store = data?.engine.status;
+  const subscribe = store?.subscribe ?? noSubscription;
+  return useSyncExternalStore(subscribe, store?.getSnapshot ?? startingStatus, store?.getSnapshot ?? startingStatus);
 }
 
-/** The user whose data the local database holds (null for a guest). */
+const noSubscription = () => () => {};
+const startingStatus = () => STARTING;
+
+/** The user whose data the local database holds (null for a guest, or until it is open). */
 export function useSyncUser(): SyncUser | null {
-  const { engine } = useLocalData();
-  return useObservable(() => engine.user$, [engine], engine.user);
+  const data = useLocalDataIfOpen();
+  return useObservable(() => data?.engine.user$ ?? of(null), [data], data?.engine.user ?? null);
 }

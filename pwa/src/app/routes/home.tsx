@@ -1,21 +1,17 @@
 import { useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { CatalogQuerySchema, COUNTRIES, HOME_PAGE_SIZE, messages, type CatalogQuery } from '@skyport/shared';
+import { COUNTRIES, messages, type CatalogQuery } from '@skyport/shared';
 import { HomeScreen } from '../../features/catalog/components/home-screen.tsx';
 import { showToast } from '../../ui/toast.tsx';
-import { useAirlines, useCatalogPage } from '../../features/catalog/data/catalogue.ts';
+import { homeQueryFrom, useAirlines, useCatalogPage } from '../../features/catalog/data/catalogue.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
 import { useShopActions } from '../actions.ts';
+import { useLocalDataLoader } from '../../data/provider.tsx';
+import { whenIdle } from '../../ui/idle.ts';
 import { roleOf, useSession } from '../session.ts';
 import { PendingAirlineHome, SuperAdminHome } from './slots.tsx';
 
 const PLACES = COUNTRIES.map((country) => country.name);
-
-/** The catalogue query lives in the URL (filters and page survive reloads and the back button). */
-function queryFrom(params: URLSearchParams): CatalogQuery {
-  const parsed = CatalogQuerySchema.safeParse(Object.fromEntries(params));
-  return parsed.success ? { ...parsed.data, pageSize: HOME_PAGE_SIZE } : CatalogQuerySchema.parse({});
-}
 
 function paramsFrom(query: CatalogQuery): URLSearchParams {
   const params = new URLSearchParams();
@@ -39,12 +35,21 @@ function CatalogHome() {
   const session = useSession();
   const role = roleOf(session.user);
   const [params, setParams] = useSearchParams();
-  const query = useMemo(() => queryFrom(params), [params]);
+  const query = useMemo(() => homeQueryFrom(params), [params]);
   const page = useCatalogPage(query);
   const airlines = useAirlines();
   const favourites = useFavourites();
   const actions = useShopActions();
   const favouriteIds = useMemo(() => new Set(favourites.map((favourite) => favourite.flightId)), [favourites]);
+  const openLocalData = useLocalDataLoader();
+
+  // The first page is on screen (on a first visit, the server's): once the browser has painted it
+  // and is idle, the local database loads.
+  const shown = page !== undefined;
+  useEffect(() => {
+    if (!shown) return;
+    return whenIdle(() => void openLocalData());
+  }, [shown, openLocalData]);
 
   // "opps... Origin not found": tell the user and reset the search (spec §4).
   const originNotFound = page?.originNotFound === true && Boolean(query.origin || query.destination);

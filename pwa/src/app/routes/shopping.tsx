@@ -15,6 +15,7 @@ import { ApiError, errorMessage, reportApiError } from '../api-client.ts';
 import { useCartLines } from '../../features/cart/data/cart.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
 import { useShopActions } from '../actions.ts';
+import { useLocalData } from '../../data/provider.tsx';
 import { setSessionUser, useSession } from '../session.ts';
 import { LoginRoute } from './auth.tsx';
 
@@ -24,6 +25,7 @@ const WALLET_LABEL = import.meta.env.VITE_WALLET_PROVIDER === 'paypal' ? uiLabel
 const StripeCardField = lazy(() => import('../../features/checkout/components/stripe-card-field.tsx'));
 
 export function FavouritesRoute() {
+  useLocalData(); // the route's loader shows until the local data layer is open
   const session = useSession();
   const favourites = useFavourites();
   const actions = useShopActions();
@@ -33,6 +35,7 @@ export function FavouritesRoute() {
 }
 
 export function CartRoute() {
+  useLocalData();
   const session = useSession();
   const navigate = useNavigate();
   const lines = useCartLines();
@@ -71,6 +74,7 @@ function newKey() {
 }
 
 export function PaymentRoute() {
+  useLocalData();
   const session = useSession();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();

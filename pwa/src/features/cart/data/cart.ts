@@ -1,4 +1,4 @@
-import { combineLatest, firstValueFrom, map, of, switchMap, type Observable } from 'rxjs';
+import { combineLatest, firstValueFrom, map, NEVER, of, switchMap, type Observable } from 'rxjs';
 import {
   addToCart,
   calculateCartTotals,
@@ -15,7 +15,7 @@ import {
   type Totals,
 } from '@skyport/shared';
 import { guestCart$, readGuestCart, writeGuestCart } from '../../../db/local-state.ts';
-import { useLocalData } from '../../../data/provider.tsx';
+import { useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
 
@@ -145,8 +145,8 @@ export function clearCart(data: LocalData): Promise<CartResult<CartLine>> {
 
 /** The cart with its totals and ticket count; `undefined` while loading. */
 export function useCart(): CartSummary | undefined {
-  const data = useLocalData();
-  return useObservable(() => cartSummary$(data), [data]);
+  const data = useLocalDataIfOpen();
+  return useObservable(() => (data ? cartSummary$(data) : NEVER), [data]);
 }
 
 const NO_LINES: CartLine[] = [];
@@ -156,14 +156,14 @@ export function useCartLines(): CartLine[] {
   return useCart()?.lines ?? NO_LINES;
 }
 
-/** Cart actions bound to the local data layer. */
+/** Cart actions; one taken before the local data layer has opened waits for it. */
 export function useCartActions() {
-  const data = useLocalData();
+  const load = useLocalDataLoader();
   return {
-    add: (flight: Flight) => addFlightToCart(data, flight),
-    increment: (flightId: string) => incrementLine(data, flightId),
-    decrement: (flightId: string) => decrementLine(data, flightId),
-    remove: (flightId: string) => removeLine(data, flightId),
-    clear: () => clearCart(data),
+    add: async (flight: Flight) => addFlightToCart(await load(), flight),
+    increment: async (flightId: string) => incrementLine(await load(), flightId),
+    decrement: async (flightId: string) => decrementLine(await load(), flightId),
+    remove: async (flightId: string) => removeLine(await load(), flightId),
+    clear: async () => clearCart(await load()),
   };
 }

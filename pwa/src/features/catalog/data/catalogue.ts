@@ -1,6 +1,9 @@
-import { combineLatest, from, map, of, shareReplay, startWith, type Observable } from 'rxjs';
+import { catchError, combineLatest, from, map, of, shareReplay, startWith, switchMap, tap, type Observable } from 'rxjs';
 import {
   CatalogQuerySchema,
+  FlightCatalogPageSchema,
+  HOME_PAGE_SIZE,
+  SYNC_PROTOCOL_VERSION,
   averageRatingOf,
   type Airline,
   type CatalogQuery,
@@ -11,7 +14,8 @@ import {
   type ReviewPage,
 } from '@skyport/shared';
 import type { SkyportDatabase } from '../../../db/database.ts';
-import { useLocalData } from '../../../data/provider.tsx';
+import { useLocalData, useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
+import { apiRequest } from '../../../app/api-client.ts';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
 import { createCatalogIndex, queryCatalogIndex, type CatalogIndex } from './catalogue-index.ts';
@@ -20,6 +24,11 @@ import { createCatalogIndex, queryCatalogIndex, type CatalogIndex } from './cata
  * Live queries of the catalogue screens over the local database (no network): home page,
  * airlines, flight detail with its reviews and average rating, an airline's own flights.
  * Same shapes as the REST answers, so a screen does not care where its data comes from.
+ *
+ * The one exception is a device's very first visit: until the flights' first full pull is done
+ * (the whole catalogue, seconds for a large one), the home page shows the server's page for
+ * the query (`GET /api/flights`, the same shared rules) instead of a partial local catalogue,
+ * and it does so before the local database has even loaded. Every later visit reads locally.
  */
 
 /** Plain documents of a live query (RxDB's stored data, no copies). */
@@ -97,22 +106,117 @@ export function catalogQueryFromSearch(search: URLSearchParams): CatalogQuery {
   return CatalogQuerySchema.parse(Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key) && key in CatalogQuerySchema.shape)));
 }
 
+/** Set once this device has the whole catalogue locally (per sync protocol, like the database). */
+const CATALOGUE_SYNCED_KEY = `skyport:catalogue-synced:v${SYNC_PROTOCOL_VERSION}`;
+
+/** Whether this device has pulled the whole catalogue before (so the home page reads it locally). */
+export function catalogueSyncedBefore(): boolean {
+  try {
+    return localStorage.getItem(CATALOGUE_SYNCED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberCatalogueSynced() {
+  try {
+    localStorage.setItem(CATALOGUE_SYNCED_KEY, '1');
+  } catch {
+    // Storage blocked: the next visit shows the server's first page again, nothing worse.
+  }
+}
+
+/** Whether the local catalogue can answer the home page: its first full pull is done, now or before. */
+function localCatalogueReady$(data: LocalData): Observable<boolean> {
+  if (catalogueSyncedBefore()) return of(true);
+  return initialPullDone$(data, 'flights').pipe(tap((done) => done && rememberCatalogueSynced()));
+}
+
+function catalogSearchParams(query: CatalogQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  return params;
+}
+
+/** The server's answer for a home query (first visit only; a few recent ones are kept). */
+const serverPages = new Map<string, Promise<FlightCatalogPage>>();
+function serverCatalogPage(query: CatalogQuery): Promise<FlightCatalogPage> {
+  const params = catalogSearchParams(query).toString();
+  let page = serverPages.get(params);
+  if (!page) {
+    page = apiRequest(`/flights?${params}`, { schema: FlightCatalogPageSchema });
+    page.catch(() => serverPages.delete(params));
+    serverPages.set(params, page);
+    if (serverPages.size > 20) serverPages.delete(serverPages.keys().next().value as string);
+  }
+  return page;
+}
+
+/** The home query lives in the URL (filters and page survive reloads and the back button). */
+export function homeQueryFrom(params: URLSearchParams): CatalogQuery {
+  const parsed = CatalogQuerySchema.safeParse(Object.fromEntries(params));
+  return parsed.success ? { ...parsed.data, pageSize: HOME_PAGE_SIZE } : CatalogQuerySchema.parse({});
+}
+
+/**
+ * On a first visit to the home page, asks the server for its page at start-up, before React has
+ * rendered anything (the home page then finds the answer on its way).
+ */
+export function prefetchHomePage(location: { pathname: string; search: string }): void {
+  if (location.pathname !== '/' || catalogueSyncedBefore()) return;
+  serverCatalogPage(homeQueryFrom(new URLSearchParams(location.search))).catch(() => undefined);
+}
+
+/**
+ * The home page for a query: local once the local catalogue is complete, the server's before
+ * (and the local one if the server cannot be reached). `data` is null while the local data
+ * layer is still loading; `openLocalData` opens it (at once when the server cannot answer).
+ */
+export function homePage$(
+  data: LocalData | null,
+  query: CatalogQuery,
+  openLocalData: () => Promise<unknown>,
+): Observable<FlightCatalogPage> {
+  if (!data) {
+    if (catalogueSyncedBefore()) return of();
+    return from(serverCatalogPage(query)).pipe(
+      catchError(() => {
+        void openLocalData();
+        return of();
+      }),
+    );
+  }
+  return localCatalogueReady$(data).pipe(
+    switchMap((ready) =>
+      ready
+        ? catalogPage$(data.db, query)
+        : from(serverCatalogPage(query)).pipe(catchError(() => catalogPage$(data.db, query))),
+    ),
+  );
+}
+
 // Hooks --------------------------------------------------------------------------------------
 
 /** The home page of flights for a query (filters, sort and page from the URL). */
 export function useCatalogPage(query: CatalogQuery): FlightCatalogPage | undefined {
-  const { db } = useLocalData();
-  return useObservable(() => catalogPage$(db, query), [db, JSON.stringify(query)]);
+  const data = useLocalDataIfOpen();
+  const openLocalData = useLocalDataLoader();
+  return useObservable(() => homePage$(data, query, openLocalData), [data, JSON.stringify(query)]);
 }
 
 const NO_AIRLINES: Airline[] = [];
 
 /** Every airline, A→Z (the airline filter's autocomplete). */
 export function useAirlines(): readonly Airline[] {
-  const { db } = useLocalData();
+  const data = useLocalDataIfOpen();
   return useObservable(
-    () => db.collections.airlines.find({ sort: [{ name: 'asc' }] }).$.pipe(map((docs) => plain<Airline>(docs))),
-    [db],
+    () =>
+      data
+        ? data.db.collections.airlines.find({ sort: [{ name: 'asc' }] }).$.pipe(map((docs) => plain<Airline>(docs)))
+        : of(NO_AIRLINES),
+    [data],
     NO_AIRLINES,
   );
 }

@@ -1,7 +1,7 @@
 import { map, of, switchMap, type Observable } from 'rxjs';
 import { favouriteFromFlight, messages, type Favourite, type FavouriteDoc, type Flight } from '@skyport/shared';
 import { rememberFavouriteAttempt } from '../../../db/local-state.ts';
-import { useLocalData } from '../../../data/provider.tsx';
+import { useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
 
@@ -43,16 +43,20 @@ export async function addFavourite(data: LocalData, flight: Flight): Promise<Fav
 }
 
 export async function removeFavourite(data: LocalData, flightId: string): Promise<void> {
-  await data.db.collections.favourites.findOne(flightId).remove();
+  // Incremental: replication may rewrite the document meanwhile (a re-pull after a reload); a
+  // plain remove of the state read before would then fail with a conflict.
+  const doc = await data.db.collections.favourites.findOne(flightId).exec();
+  await doc?.incrementalRemove();
 }
 
 // Hooks --------------------------------------------------------------------------------------
 
 const NONE: Favourite[] = [];
 
+/** The customer's favourites (none until the local data layer is open). */
 export function useFavourites(): Favourite[] {
-  const data = useLocalData();
-  return useObservable(() => favourites$(data), [data], NONE);
+  const data = useLocalDataIfOpen();
+  return useObservable(() => (data ? favourites$(data) : of(NONE)), [data], NONE);
 }
 
 /** Whether a flight is in the favourites (the filled heart). */
@@ -60,10 +64,11 @@ export function useIsFavourite(flightId: string): boolean {
   return useFavourites().some((favourite) => favourite.flightId === flightId);
 }
 
+/** Favourite actions; one taken before the local data layer has opened waits for it. */
 export function useFavouriteActions() {
-  const data = useLocalData();
+  const load = useLocalDataLoader();
   return {
-    add: (flight: Flight) => addFavourite(data, flight),
-    remove: (flightId: string) => removeFavourite(data, flightId),
+    add: async (flight: Flight) => addFavourite(await load(), flight),
+    remove: async (flightId: string) => removeFavourite(await load(), flightId),
   };
 }

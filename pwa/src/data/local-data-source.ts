@@ -1,0 +1,42 @@
+import type { LocalData } from './local-data.ts';
+
+/**
+ * The local data layer as the app sees it before it exists. RxDB, Dexie and the sync engine are
+ * about half of the app's JavaScript, so they load in their own chunk: the page frame and the
+ * first screen render without them, and the data layer opens right after (or at once when a
+ * screen needs it). `load` starts it once; `current` is null until it is open.
+ */
+export interface LocalDataSource {
+  current(): LocalData | null;
+  /** Starts opening the data layer (the first call only) and resolves when it is open. */
+  load(): Promise<LocalData>;
+  /** Called once, when the data layer is open. */
+  subscribe(listener: () => void): () => void;
+}
+
+export function createLocalDataSource(open: () => Promise<LocalData>): LocalDataSource {
+  let data: LocalData | null = null;
+  let loading: Promise<LocalData> | undefined;
+  const listeners = new Set<() => void>();
+  return {
+    current: () => data,
+    load() {
+      loading ??= open().then((opened) => {
+        data = opened;
+        for (const listener of listeners) listener();
+        return opened;
+      });
+      return loading;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** A source whose data layer is already open (tests, the local-first harness). */
+export function openedLocalDataSource(data: LocalData): LocalDataSource {
+  const loaded = Promise.resolve(data);
+  return { current: () => data, load: () => loaded, subscribe: () => () => {} };
+}
