@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 
 /** Demo accounts loaded by SEED_DEMO (sync-server/src/db/seed). */
 export const customer = { email: 'customer@skyport.test', password: 'Customer123!' };
@@ -16,6 +17,22 @@ export async function logIn(page: Page, account = customer) {
   await page.getByRole('button', { name: 'Log In', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('profile-menu-button')).toBeVisible();
+  // The account's theme (saved by an earlier run or device) arrives by sync: wait for it, so that
+  // what a test does next (a screenshot, a theme switch) starts from the account's theme.
+  const saved = await accountTheme(page);
+  if (saved === 'light' || saved === 'dark') {
+    await expect(page.getByTestId('theme-switch')).toHaveAttribute('data-theme-now', saved);
+  }
+}
+
+/** The theme saved with the signed-in account, if any. */
+export async function accountTheme(page: Page): Promise<string | null> {
+  const response = await page.request.get('/api/sync/preferences/pull?limit=10', {
+    headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) },
+  });
+  expect(response.ok()).toBe(true);
+  const body = (await response.json()) as { documents: { theme: string; _deleted?: boolean }[] };
+  return body.documents.find((doc) => !doc._deleted)?.theme ?? null;
 }
 
 /** The home grid has loaded at least one flight card. */

@@ -20,7 +20,7 @@ const chromiumArgs = [
 export default defineConfig({
   testDir: '..',
   // The guest and customer journeys of issue 6 (other suites in e2e/ have their own configs).
-  testMatch: ['guest.spec.ts', 'customer.spec.ts', 'offline.spec.ts', 'screens.spec.ts'],
+  testMatch: ['guest.spec.ts', 'customer.spec.ts', 'offline.spec.ts', 'theme-sync.spec.ts', 'screens.spec.ts'],
   outputDir: '../../test-results/e2e',
   fullyParallel: false,
   workers: 1,

@@ -7,6 +7,7 @@ import { Loader } from '../ui/loader.tsx';
 import { setApiNavigator } from './api-client.ts';
 import { useCart } from '../features/cart/data/cart.ts';
 import { useSyncStatus } from '../data/provider.tsx';
+import { ThemePreferenceSync } from '../features/preferences/components/theme-preference-sync.tsx';
 import { roleOf, useSession } from './session.ts';
 
 const SYNC_BADGE: Record<SyncPhase, BadgeStatus> = {
@@ -42,6 +43,7 @@ export function RootLayout() {
       cartCount={cart?.count ?? 0}
       syncStatus={user ? SYNC_BADGE[sync.phase] : null}
     >
+      <ThemePreferenceSync />
       <Suspense fallback={<Loader />}>
         <Outlet />
       </Suspense>

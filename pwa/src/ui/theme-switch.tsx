@@ -1,8 +1,11 @@
-import { setThemeChoice, useTheme } from './theme.ts';
+import { chooseTheme, useTheme } from './theme.ts';
 import { uiLabels } from './labels.ts';
 import { MoonIcon, SunIcon } from './icons.tsx';
 
-/** Toggles light/dark; the choice persists on this device and stops following the system. */
+/**
+ * Toggles light/dark at once; the choice stops following the system and is recorded by whoever
+ * listens through `onThemeChosen` (the preferences: this device's, and a customer's account).
+ */
 export function ThemeSwitch() {
   const theme = useTheme();
   const next = theme === 'dark' ? 'light' : 'dark';
@@ -14,7 +17,7 @@ export function ThemeSwitch() {
       title={next === 'dark' ? uiLabels.themeToDark : uiLabels.themeToLight}
       data-testid="theme-switch"
       data-theme-now={theme}
-      onClick={() => setThemeChoice(next)}
+      onClick={() => chooseTheme(next)}
     >
       {theme === 'dark' ? <SunIcon /> : <MoonIcon />}
     </button>

@@ -8,6 +8,7 @@ export type Theme = 'light' | 'dark';
 export const THEME_STORAGE_KEY = 'skyport:theme';
 
 const listeners = new Set<() => void>();
+const recorders = new Set<(choice: ThemeChoice) => void>();
 const systemDark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
 
 function readChoice(): ThemeChoice {
@@ -25,7 +26,7 @@ function emit() {
   for (const listener of listeners) listener();
 }
 
-function apply() {
+function paint() {
   if (choice === 'system') document.documentElement.removeAttribute('data-theme');
   else document.documentElement.setAttribute('data-theme', choice);
 }
@@ -36,8 +37,17 @@ export function effectiveTheme(): Theme {
   return systemDark?.matches ? 'dark' : 'light';
 }
 
-/** Remembers the choice on this device and applies it at once. */
-export function setThemeChoice(next: ThemeChoice) {
+/** The choice this device paints now (`system` until one is made). */
+export function themeChoice(): ThemeChoice {
+  return choice;
+}
+
+/**
+ * Paints a choice at once and mirrors it in localStorage for the inline script, without
+ * recording it: for a choice that is already recorded (the preferences, another tab).
+ */
+export function applyThemeChoice(next: ThemeChoice) {
+  if (next === choice) return;
   choice = next;
   try {
     if (next === 'system') localStorage.removeItem(THEME_STORAGE_KEY);
@@ -45,8 +55,30 @@ export function setThemeChoice(next: ThemeChoice) {
   } catch {
     // Storage can be full or blocked: the theme still applies for this visit.
   }
-  apply();
+  paint();
   emit();
+}
+
+/** A choice made while nothing recorded choices (the data layer still opening). */
+let unrecorded: ThemeChoice | null = null;
+
+/** The user's choice: painted at once, then handed to the recorders (the preferences). */
+export function chooseTheme(next: ThemeChoice) {
+  applyThemeChoice(next);
+  unrecorded = recorders.size === 0 ? next : null;
+  for (const record of recorders) record(next);
+}
+
+/**
+ * Registers what records the user's choices (the app's preferences, which follow a customer to
+ * other devices), handing it at once a choice made before any recorder was there; returns the
+ * unregistration. Recorded values come back through `applyThemeChoice`.
+ */
+export function onThemeChosen(record: (choice: ThemeChoice) => void): () => void {
+  recorders.add(record);
+  if (unrecorded) record(unrecorded);
+  unrecorded = null;
+  return () => recorders.delete(record);
 }
 
 function subscribe(listener: () => void) {
@@ -56,7 +88,7 @@ function subscribe(listener: () => void) {
     // Another tab chose a theme.
     if (event.key !== THEME_STORAGE_KEY) return;
     choice = readChoice();
-    apply();
+    paint();
     emit();
   };
   window.addEventListener('storage', onStorage);
