@@ -140,24 +140,25 @@ function catalogSearchParams(query: CatalogQuery): URLSearchParams {
   return params;
 }
 
-/** The server's answer for a home query (first visit only; a few recent ones are kept). */
-const serverPages = new Map<string, Promise<FlightCatalogPage>>();
+/** How long a server page is reused (going back to a page, the start-up request). */
+const SERVER_PAGE_TTL_MS = 30_000;
+/** The server's answers for home queries (first visit only; the 20 most recent). */
+const serverPages = new Map<string, { at: number; page: Promise<FlightCatalogPage> }>();
 function serverCatalogPage(query: CatalogQuery): Promise<FlightCatalogPage> {
   const params = catalogSearchParams(query).toString();
-  let page = serverPages.get(params);
-  if (!page) {
-    page = apiRequest(`/flights?${params}`, { schema: FlightCatalogPageSchema });
-    page.catch(() => serverPages.delete(params));
-    serverPages.set(params, page);
-    if (serverPages.size > 20) serverPages.delete(serverPages.keys().next().value as string);
-  }
+  const cached = serverPages.get(params);
+  if (cached && Date.now() - cached.at < SERVER_PAGE_TTL_MS) return cached.page;
+  const page = apiRequest(`/flights?${params}`, { schema: FlightCatalogPageSchema });
+  page.catch(() => serverPages.delete(params));
+  serverPages.delete(params);
+  serverPages.set(params, { at: Date.now(), page });
+  if (serverPages.size > 20) serverPages.delete(serverPages.keys().next().value as string);
   return page;
 }
 
 /** The home query lives in the URL (filters and page survive reloads and the back button). */
 export function homeQueryFrom(params: URLSearchParams): CatalogQuery {
-  const parsed = CatalogQuerySchema.safeParse(Object.fromEntries(params));
-  return parsed.success ? { ...parsed.data, pageSize: HOME_PAGE_SIZE } : CatalogQuerySchema.parse({});
+  return { ...catalogQueryFromSearch(params), pageSize: HOME_PAGE_SIZE };
 }
 
 /**
