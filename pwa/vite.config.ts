@@ -40,6 +40,7 @@ function countryFlags(): Plugin {
 }
 
 const ONE_DAY = 24 * 60 * 60;
+const FIREBASE_MODULE = /[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?@?firebase[\\/]/;
 
 export default defineConfig({
   plugins: [
@@ -74,7 +75,8 @@ export default defineConfig({
         // The app shell: every built script, style and the HTML. Flags and airline logos are
         // cached at runtime instead (below), only those a user actually sees.
         globPatterns: ['**/*.{js,css,html,webmanifest}', 'favicon.svg', 'icons/*.png'],
-        globIgnores: ['flags/**', 'logos/**'],
+        // Nor the Firebase SDK: Google sign-in needs the network anyway (~160 KB not to install).
+        globIgnores: ['flags/**', 'logos/**', 'assets/firebase-*.js'],
         navigateFallback: '/index.html',
         // The API is never answered from the app shell: /api/* always reaches the server.
         navigateFallbackDenylist: [/^\/api(\/|$)/],
@@ -110,6 +112,15 @@ export default defineConfig({
     target: 'es2022',
     // Lets the bench read which files the home page needs (sync-server/bench/pwa.ts).
     manifest: true,
+    rolldownOptions: {
+      output: {
+        // The Firebase SDK (Google sign-in, loaded on click) under a name the precache can leave out.
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.some((id) => FIREBASE_MODULE.test(id))
+            ? 'assets/firebase-[hash].js'
+            : 'assets/[name]-[hash].js',
+      },
+    },
   },
   server: {
     // In development the API runs on its own port; the built app is served by the server itself.
