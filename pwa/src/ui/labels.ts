@@ -1,64 +1,8 @@
 /**
- * UI texts that are not in `messages` of @skyport/shared.
- *
- * `specLabels` are words the spec names (navigation, menus, buttons, columns): they belong in the
- * shared message catalogue and are kept here only until they move there. `uiLabels` are texts the
- * spec has none for (accessibility names, offline and update notices, field labels); they are
- * ours to word.
+ * UI texts the spec has no words for (accessibility names, offline and update notices, field
+ * labels): they are ours to word. The spec's own words come from @skyport/shared: `messages`
+ * (its sentences and the §8 catalogue) and `specLabels` (navigation, menus, buttons, columns).
  */
-export const specLabels = {
-  // §2 Navigation by role
-  favs: 'Favs',
-  logIn: 'Log In',
-  signIn: 'Sign In',
-  logOut: 'Log Out',
-  catalog: 'Catalog',
-  sales: 'Sales',
-  business: 'Business',
-  // §2 Profile side menu
-  accountInformation: 'Account Information',
-  myOrders: 'My Orders',
-  manageAirline: 'Manage Airline',
-  userManagement: 'User Management',
-  airlineManagement: 'Airline Management',
-  airlinePendingRequests: 'AirlinePendingRequests',
-  // §2 screens and buttons
-  favoritesList: 'Favorites List',
-  createYourAccount: 'Create your account',
-  forgotYourPassword: 'Forgot your password',
-  contactUs: 'Contact Us',
-  addYourAirline: 'Add your Airline',
-  addToCart: 'Add to cart',
-  goToHome: 'Go to Home',
-  changePassword: 'Change Password',
-  previous: 'Previous',
-  next: 'Next',
-  resetFilter: 'Reset filter',
-  // §2 orders table
-  columnAirline: 'Airline',
-  columnAmount: 'Amount',
-  columnValue: 'Value',
-  columnReview: 'Review',
-  columnMoreInfo: 'More info',
-  // §4 price slider marks and orderings
-  bandLow: 'Up to 20.000',
-  bandMid: '20.000 to 40.000',
-  bandHigh: 'Above 40.000',
-  bandAll: 'All',
-  sortInitial: 'Initial',
-  sortPriceDesc: 'Price: high to low',
-  sortPriceAsc: 'Price: low to high',
-  sortAirlineAsc: 'Airline: A-Z',
-  sortAirlineDesc: 'Airline: Z-A',
-  sortStockDesc: 'Availability: high',
-  sortStockAsc: 'Availability: low',
-  // §2 cart
-  subtotal: 'Subtotal',
-  fee: 'Fee',
-  total: 'Total',
-  checkout: 'Checkout',
-} as const;
-
 export const uiLabels = {
   appName: 'Skyport',
   skipToContent: 'Skip to content',

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { specLabels, uiLabels } from './labels.ts';
+import { specLabels } from '@skyport/shared';
+import { uiLabels } from './labels.ts';
 import { CartIcon, PlaneIcon, UserIcon } from './icons.tsx';
 import { ThemeSwitch } from './theme-switch.tsx';
 

@@ -1,4 +1,5 @@
-import { specLabels, uiLabels } from './labels.ts';
+import { specLabels } from '@skyport/shared';
+import { uiLabels } from './labels.ts';
 
 /** Page numbers around the current one, with gaps: 1 … 4 5 [6] 7 8 … 20. */
 export function pageWindow(page: number, pageCount: number, radius = 2): (number | 'gap')[] {

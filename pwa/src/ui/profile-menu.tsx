@@ -1,6 +1,7 @@
 import { NavLink } from 'react-router-dom';
+import { specLabels } from '@skyport/shared';
 import { Modal } from './modal.tsx';
-import { specLabels, uiLabels } from './labels.ts';
+import { uiLabels } from './labels.ts';
 import { navLinksFor, type NavLinkItem, type NavRole } from './navbar.tsx';
 
 /** The spec's profile side menu by role (§2); every signed-in role also has Log Out. */

@@ -4,6 +4,7 @@ import {
   CATALOG_PAGE_SIZE,
   flightFormFromFlight,
   messages,
+  specLabels,
   type Flight,
   type FlightForm,
   type RegisterAirlineInput,
@@ -28,7 +29,7 @@ import {
   useOwnFlights,
 } from '../../features/airline/data/own-flights.ts';
 import { useSales } from '../../features/airline/data/sales.ts';
-import { airlineLabels, specWords } from '../../features/airline/labels.ts';
+import { airlineLabels } from '../../features/airline/labels.ts';
 import { alertDialog, confirmDialog } from '../../ui/dialogs.tsx';
 import { Loader } from '../../ui/loader.tsx';
 import { useOnline } from '../../ui/online.ts';
@@ -260,7 +261,7 @@ export function CatalogProfileRoute() {
       approved={(user, airlineId) => (
         <div className="flex flex-col gap-6">
           <AirlineHeader
-            title={specWords.catalog}
+            title={specLabels.catalog}
             name={user.name}
             email={user.email}
             image={user.image}
@@ -289,7 +290,7 @@ function ManageAirline({ user, airlineId }: { user: User; airlineId: string }) {
   return (
     <div className="flex flex-col gap-6">
       <AirlineHeader
-        title={specWords.manageAirline}
+        title={specLabels.manageAirline}
         name={user.name}
         email={user.email}
         image={user.image}

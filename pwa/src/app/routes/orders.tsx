@@ -1,12 +1,20 @@
 import { useMemo, useState } from 'react';
-import { messages, TOAST_FEEDBACK_MS, type CreateReviewBody, type Order, type OrderLine, type ReviewForm } from '@skyport/shared';
+import {
+  messages,
+  TOAST_FEEDBACK_MS,
+  specLabels,
+  type CreateReviewBody,
+  type Order,
+  type OrderLine,
+  type ReviewForm,
+} from '@skyport/shared';
 import { OrdersScreen } from '../../features/orders/components/orders-screen.tsx';
 import { ReviewModal } from '../../features/orders/components/review-modal.tsx';
 import { postReview } from '../../features/orders/api/reviews-api.ts';
 import { alertDialog } from '../../ui/dialogs.tsx';
 import { Loader } from '../../ui/loader.tsx';
 import { showToast } from '../../ui/toast.tsx';
-import { specLabels, uiLabels } from '../../ui/labels.ts';
+import { uiLabels } from '../../ui/labels.ts';
 import { ApiError, reportApiError } from '../api-client.ts';
 import { useAirlines } from '../../features/catalog/data/catalogue.ts';
 import { useOrders } from '../../features/orders/data/orders.ts';

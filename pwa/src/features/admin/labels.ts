@@ -1,29 +1,7 @@
 /**
- * Texts of the super administrator's screens that `messages` of @skyport/shared does not hold.
- * `adminSpecWords` are the spec's column and button names; `adminLabels` are ours to word.
+ * Texts of the super administrator's screens that the spec has no words for: ours to word. The
+ * spec's column and button names are `specLabels` of @skyport/shared.
  */
-export const adminSpecWords = {
-  business: 'Business',
-  email: 'Email',
-  name: 'Name',
-  uid: 'UID',
-  delete: 'Delete',
-  deleteAirline: 'Delete Airline',
-  acceptRequest: 'Accept Request',
-  // Business columns (spec §2)
-  airline: 'Airline',
-  price: 'Price',
-  stock: 'Stock',
-  origin: 'Origin',
-  destination: 'Destination',
-  duration: 'Duration',
-  departureHour: 'Departure Hour',
-  arrivalHour: 'Arrival Hour',
-  departureDate: 'Departure Date',
-  arrivalDate: 'Arrival Date',
-  logo: 'Logo',
-} as const;
-
 export const adminLabels = {
   disable: 'Disable',
   disabled: 'Disabled',

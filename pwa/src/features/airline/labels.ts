@@ -1,20 +1,17 @@
 /**
- * Texts of the airline screens that `messages` of @skyport/shared does not hold. `specWords` are
- * words the spec names (buttons, columns, sale card fields); `airlineLabels` are ours to word
- * (field labels, accessibility names, the waiting screen, offline reasons).
+ * Texts of the airline screens that the spec has no words for: ours to word (field labels and
+ * columns of the catalog and flight form, the sale card, accessibility names, the waiting screen,
+ * offline reasons). The spec's words (Add, Edit, Delete, Catalog, Manage Airline, Add your
+ * Airline) are `specLabels` of @skyport/shared.
  */
-export const specWords = {
-  addYourAirline: 'Add your Airline',
-  catalog: 'Catalog',
-  manageAirline: 'Manage Airline',
-  add: 'Add',
-  edit: 'Edit',
-  delete: 'Delete',
+export const airlineLabels = {
+  // Sale card (spec §2 names its fields only in prose)
   saleNumber: (n: number) => `Sale #${n}`,
   flightId: 'Flight id',
   unitPrice: 'Unit price',
   ticketsSold: 'Tickets sold',
   totalSale: 'Total sale',
+  // Catalog columns and flight form fields (the spec does not name them)
   origin: 'Origin',
   destination: 'Destination',
   departureDate: 'Departure date',
@@ -25,9 +22,6 @@ export const specWords = {
   price: 'Price',
   stock: 'Stock',
   description: 'Description',
-} as const;
-
-export const airlineLabels = {
   // Registration
   airlineName: 'Airline name',
   contactLastName: 'Contact last name',

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { messages, type User } from '@skyport/shared';
+import { messages, specLabels, type User } from '@skyport/shared';
 import type { Remote } from '../data/admin-data.ts';
-import { adminLabels, adminSpecWords } from '../labels.ts';
+import { adminLabels } from '../labels.ts';
 import { AdminList } from './admin-list.tsx';
 import { displayName } from './user-management.tsx';
 
@@ -21,9 +21,9 @@ function AccountsTable({ users, caption, actionHeader, testId, action }: Account
       <caption className="sr-only">{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">{adminSpecWords.email}</th>
-          <th scope="col">{adminSpecWords.name}</th>
-          <th scope="col">{adminSpecWords.uid}</th>
+          <th scope="col">{specLabels.email}</th>
+          <th scope="col">{specLabels.name}</th>
+          <th scope="col">{specLabels.uid}</th>
           <th scope="col">{actionHeader}</th>
         </tr>
       </thead>
@@ -77,7 +77,7 @@ export function AirlineManagement({
         <AccountsTable
           users={users}
           caption={messages.airlinesTableTitle}
-          actionHeader={adminSpecWords.deleteAirline}
+          actionHeader={specLabels.deleteAirline}
           testId="airlines-table"
           action={(user) => (
             <button
@@ -92,7 +92,7 @@ export function AirlineManagement({
               {busy.has(user.id) ? (
                 <span className="loading loading-spinner loading-xs" aria-hidden="true" />
               ) : null}
-              {adminSpecWords.deleteAirline}
+              {specLabels.deleteAirline}
             </button>
           )}
         />
@@ -132,7 +132,7 @@ export function PendingRequests({
         <AccountsTable
           users={users}
           caption={messages.pendingRequestsTitle}
-          actionHeader={adminSpecWords.acceptRequest}
+          actionHeader={specLabels.acceptRequest}
           testId="pending-table"
           action={(user) => (
             <button

@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
-import { messages, type Airline, type Flight } from '@skyport/shared';
+import { messages, specLabels, type Airline, type Flight } from '@skyport/shared';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { formatDate, formatPrice } from '../../../ui/format.ts';
 import type { BusinessData } from '../data/business.ts';
 import type { Remote } from '../data/admin-data.ts';
-import { adminLabels, adminSpecWords } from '../labels.ts';
+import { adminLabels } from '../labels.ts';
 import { AdminList } from './admin-list.tsx';
 
 interface AirlineFlights {
@@ -76,21 +76,21 @@ function AirlineTable({ airline, flights }: AirlineFlights) {
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">{adminSpecWords.airline}</th>
+                  <th scope="col">{specLabels.airline}</th>
                   <th scope="col" className="text-right">
-                    {adminSpecWords.price}
+                    {specLabels.price}
                   </th>
                   <th scope="col" className="text-right">
-                    {adminSpecWords.stock}
+                    {specLabels.stock}
                   </th>
-                  <th scope="col">{adminSpecWords.origin}</th>
-                  <th scope="col">{adminSpecWords.destination}</th>
-                  <th scope="col">{adminSpecWords.duration}</th>
-                  <th scope="col">{adminSpecWords.departureHour}</th>
-                  <th scope="col">{adminSpecWords.arrivalHour}</th>
-                  <th scope="col">{adminSpecWords.departureDate}</th>
-                  <th scope="col">{adminSpecWords.arrivalDate}</th>
-                  <th scope="col">{adminSpecWords.logo}</th>
+                  <th scope="col">{specLabels.origin}</th>
+                  <th scope="col">{specLabels.destination}</th>
+                  <th scope="col">{specLabels.duration}</th>
+                  <th scope="col">{specLabels.departureHour}</th>
+                  <th scope="col">{specLabels.arrivalHour}</th>
+                  <th scope="col">{specLabels.departureDate}</th>
+                  <th scope="col">{specLabels.arrivalDate}</th>
+                  <th scope="col">{specLabels.logo}</th>
                 </tr>
               </thead>
               <tbody>
@@ -163,7 +163,7 @@ export function BusinessOverview({ remote }: { remote: Remote<BusinessData> }) {
   );
   return (
     <AdminList
-      title={adminSpecWords.business}
+      title={specLabels.business}
       caption={`${adminLabels.overviewIntro} ${adminLabels.soldOutRows}`}
       remote={
         groups

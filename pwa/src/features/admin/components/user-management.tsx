@@ -1,6 +1,6 @@
-import { messages, type User } from '@skyport/shared';
+import { messages, specLabels, type User } from '@skyport/shared';
 import type { Remote } from '../data/admin-data.ts';
-import { adminLabels, adminSpecWords } from '../labels.ts';
+import { adminLabels } from '../labels.ts';
 import { AdminList } from './admin-list.tsx';
 
 export interface UserManagementProps {
@@ -46,10 +46,10 @@ export function UserManagement({
           <caption className="sr-only">{messages.usersTableTitle}</caption>
           <thead>
             <tr>
-              <th scope="col">{adminSpecWords.email}</th>
-              <th scope="col">{adminSpecWords.name}</th>
-              <th scope="col">{adminSpecWords.uid}</th>
-              <th scope="col">{adminSpecWords.delete}</th>
+              <th scope="col">{specLabels.email}</th>
+              <th scope="col">{specLabels.name}</th>
+              <th scope="col">{specLabels.uid}</th>
+              <th scope="col">{specLabels.delete}</th>
             </tr>
           </thead>
           <tbody>
@@ -101,7 +101,7 @@ export function UserManagement({
                         {waiting ? (
                           <span className="loading loading-spinner loading-xs" aria-hidden="true" />
                         ) : null}
-                        {adminSpecWords.delete}
+                        {specLabels.delete}
                       </button>
                     </div>
                   </td>

@@ -1,11 +1,11 @@
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
-import { CATALOG_PAGE_SIZE, type Flight } from '@skyport/shared';
+import { CATALOG_PAGE_SIZE, specLabels, type Flight } from '@skyport/shared';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { Loader } from '../../../ui/loader.tsx';
 import { Pagination } from '../../../ui/pagination.tsx';
 import { formatDate, formatPrice } from '../../../ui/format.ts';
 import type { CatalogRow } from '../data/own-flights.ts';
-import { airlineLabels, specWords } from '../labels.ts';
+import { airlineLabels } from '../labels.ts';
 
 export interface CatalogTableProps {
   rows: readonly CatalogRow[];
@@ -47,7 +47,7 @@ export function CatalogTable({
   onAdd,
   onEdit,
   onDelete,
-  title = specWords.catalog,
+  title = specLabels.catalog,
   headingLevel = 1,
 }: CatalogTableProps) {
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
@@ -124,7 +124,7 @@ export function CatalogTable({
             >
               <path d="M12 5v14M5 12h14" />
             </svg>
-            {specWords.add}
+            {specLabels.add}
           </button>
           <button
             type="button"
@@ -134,7 +134,7 @@ export function CatalogTable({
             aria-describedby={disabledReason}
             data-testid="catalog-delete"
           >
-            {specWords.delete}
+            {specLabels.delete}
           </button>
         </div>
       </div>
@@ -181,28 +181,28 @@ export function CatalogTable({
                   {airlineLabels.flight}
                 </th>
                 <th scope="col" className="hidden sm:table-cell">
-                  {specWords.origin}
+                  {airlineLabels.origin}
                 </th>
                 <th scope="col" className="hidden sm:table-cell">
-                  {specWords.destination}
+                  {airlineLabels.destination}
                 </th>
                 <th scope="col" className="hidden sm:table-cell">
-                  {specWords.departureDate}
+                  {airlineLabels.departureDate}
                 </th>
                 <th scope="col" className="hidden md:table-cell">
-                  {specWords.arrivalDate}
+                  {airlineLabels.arrivalDate}
                 </th>
                 <th scope="col" className="hidden sm:table-cell">
-                  {specWords.duration}
+                  {airlineLabels.duration}
                 </th>
                 <th scope="col" className="text-right">
-                  {specWords.price}
+                  {airlineLabels.price}
                 </th>
                 <th scope="col" className="text-right">
-                  {specWords.stock}
+                  {airlineLabels.stock}
                 </th>
                 <th scope="col">
-                  <span className="sr-only">{specWords.edit}</span>
+                  <span className="sr-only">{specLabels.edit}</span>
                 </th>
               </tr>
             </thead>
@@ -302,7 +302,7 @@ export function CatalogTable({
                             onClick={() => onEdit(flight)}
                             onDoubleClick={(event) => event.stopPropagation()}
                           >
-                            {specWords.edit}
+                            {specLabels.edit}
                           </button>
                         )}
                       </td>

@@ -8,7 +8,7 @@ import {
   type FlightFormInput,
 } from '@skyport/shared';
 import { Modal } from '../../../ui/modal.tsx';
-import { airlineLabels, specWords } from '../labels.ts';
+import { airlineLabels } from '../labels.ts';
 import { CountrySelect } from './country-select.tsx';
 import { Field, fieldErrors } from './field.tsx';
 
@@ -173,21 +173,21 @@ export function FlightFormModal({
         data-testid="flight-form"
       >
         <CountrySelect
-          label={specWords.origin}
+          label={airlineLabels.origin}
           name="origin"
           value={values.origin}
           onChange={set('origin')}
           error={errors.origin}
         />
         <CountrySelect
-          label={specWords.destination}
+          label={airlineLabels.destination}
           name="destination"
           value={values.destination}
           onChange={set('destination')}
           error={errors.destination}
         />
         <Field
-          label={specWords.departureDate}
+          label={airlineLabels.departureDate}
           name="departureDate"
           type="date"
           min={today}
@@ -196,7 +196,7 @@ export function FlightFormModal({
           error={errors.departureDate}
         />
         <Field
-          label={specWords.departureHour}
+          label={airlineLabels.departureHour}
           name="departureHour"
           type="time"
           value={values.departureHour}
@@ -204,7 +204,7 @@ export function FlightFormModal({
           error={errors.departureHour}
         />
         <Field
-          label={specWords.arrivalDate}
+          label={airlineLabels.arrivalDate}
           name="arrivalDate"
           type="date"
           min={values.departureDate || today}
@@ -213,7 +213,7 @@ export function FlightFormModal({
           error={errors.arrivalDate}
         />
         <Field
-          label={specWords.arrivalHour}
+          label={airlineLabels.arrivalHour}
           name="arrivalHour"
           type="time"
           value={values.arrivalHour}
@@ -222,7 +222,7 @@ export function FlightFormModal({
         />
         <div className="grid gap-4 sm:col-span-2 sm:grid-cols-3">
           <Field
-            label={specWords.duration}
+            label={airlineLabels.duration}
             name="durationEstimated"
             type="text"
             inputMode="numeric"
@@ -234,7 +234,7 @@ export function FlightFormModal({
             error={errors.durationEstimated}
           />
           <Field
-            label={specWords.price}
+            label={airlineLabels.price}
             name="price"
             type="number"
             inputMode="decimal"
@@ -245,7 +245,7 @@ export function FlightFormModal({
             error={errors.price}
           />
           <Field
-            label={specWords.stock}
+            label={airlineLabels.stock}
             name="stock"
             type="number"
             inputMode="numeric"
@@ -258,7 +258,7 @@ export function FlightFormModal({
         </div>
         <div className="flex flex-col gap-1 sm:col-span-2">
           <label htmlFor={`${formId}-description`} className="text-sm font-medium">
-            {specWords.description}
+            {airlineLabels.description}
           </label>
           <textarea
             id={`${formId}-description`}

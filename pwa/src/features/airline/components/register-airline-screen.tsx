@@ -1,7 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { RegisterAirlineInputSchema, messages, type RegisterAirlineInput } from '@skyport/shared';
-import { airlineLabels, specWords } from '../labels.ts';
+import {
+  RegisterAirlineInputSchema,
+  messages,
+  specLabels,
+  type RegisterAirlineInput,
+} from '@skyport/shared';
+import { airlineLabels } from '../labels.ts';
 import { Field, fieldErrors } from './field.tsx';
 
 const TEXT_FIELDS = [
@@ -62,7 +67,7 @@ export function RegisterAirlineScreen({ onRegister, online }: RegisterAirlineScr
           aria-labelledby="register-airline-title"
         >
           <h1 id="register-airline-title" className="card-title text-2xl">
-            {specWords.addYourAirline}
+            {specLabels.addYourAirline}
           </h1>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field

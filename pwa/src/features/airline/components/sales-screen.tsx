@@ -5,7 +5,7 @@ import { Loader } from '../../../ui/loader.tsx';
 import { formatPrice, formatTimestamp } from '../../../ui/format.ts';
 import { ErrorBoundary } from '../../../ui/error-boundary.tsx';
 import type { SalesView } from '../data/sales.ts';
-import { airlineLabels, specWords } from '../labels.ts';
+import { airlineLabels } from '../labels.ts';
 
 // ApexCharts is heavy: its chunk loads only when a sales screen shows the chart (DESIGN §7).
 const SalesChart = lazy(() =>
@@ -17,17 +17,17 @@ function SaleCard({ sale, number }: { sale: Sale; number: number }) {
   return (
     <li className="card card-border bg-base-100 shadow-sm" data-testid="sale-card">
       <div className="card-body gap-2 p-4">
-        <h3 className="card-title text-base">{specWords.saleNumber(number)}</h3>
+        <h3 className="card-title text-base">{airlineLabels.saleNumber(number)}</h3>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-          <dt className="text-base-content/70">{specWords.flightId}</dt>
+          <dt className="text-base-content/70">{airlineLabels.flightId}</dt>
           <dd className="truncate font-mono text-xs leading-5" title={sale.idFlight}>
             {sale.idFlight}
           </dd>
-          <dt className="text-base-content/70">{specWords.unitPrice}</dt>
+          <dt className="text-base-content/70">{airlineLabels.unitPrice}</dt>
           <dd>{formatPrice(sale.priceCents)}</dd>
-          <dt className="text-base-content/70">{specWords.ticketsSold}</dt>
+          <dt className="text-base-content/70">{airlineLabels.ticketsSold}</dt>
           <dd data-testid="sale-amount">{sale.amount}</dd>
-          <dt className="text-base-content/70">{specWords.totalSale}</dt>
+          <dt className="text-base-content/70">{airlineLabels.totalSale}</dt>
           <dd className="font-semibold" data-testid="sale-total">
             {formatPrice(saleTotalCents(sale))}
           </dd>

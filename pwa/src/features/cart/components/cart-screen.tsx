@@ -1,7 +1,7 @@
-import type { CartLine, Totals } from '@skyport/shared';
+import { specLabels, type CartLine, type Totals } from '@skyport/shared';
 import { formatPrice } from '../../../ui/format.ts';
 import { TrashIcon } from '../../../ui/icons.tsx';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { uiLabels } from '../../../ui/labels.ts';
 import { AirlineLogo } from '../../catalog/components/airline-logo.tsx';
 
 export interface CartScreenProps {

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
+import { specLabels } from '@skyport/shared';
 import { ChatIcon } from '../../../ui/icons.tsx';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { uiLabels } from '../../../ui/labels.ts';
 
 /** The home page's Contact Us block (to airline registration) and chat link. */
 export function ContactUs() {

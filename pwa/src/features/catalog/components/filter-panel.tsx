@@ -1,6 +1,12 @@
 import { useId, useState } from 'react';
-import { CATALOG_SORTS, type Airline, type CatalogSort, type PriceBand } from '@skyport/shared';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import {
+  CATALOG_SORTS,
+  specLabels,
+  type Airline,
+  type CatalogSort,
+  type PriceBand,
+} from '@skyport/shared';
+import { uiLabels } from '../../../ui/labels.ts';
 
 /** The slider's four marks, left to right, as the spec lists them. */
 const SLIDER_BANDS: readonly PriceBand[] = ['low', 'mid', 'high', 'all'];

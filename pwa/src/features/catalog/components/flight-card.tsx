@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
-import { LOW_STOCK_THRESHOLD, lowStockWarning, type Flight } from '@skyport/shared';
+import { LOW_STOCK_THRESHOLD, lowStockWarning, specLabels, type Flight } from '@skyport/shared';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { formatDate, formatPrice } from '../../../ui/format.ts';
 import { HeartIcon, CartIcon } from '../../../ui/icons.tsx';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { uiLabels } from '../../../ui/labels.ts';
 import { AirlineLogo } from './airline-logo.tsx';
 
 export interface FlightCardProps {

@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
-import type { FlightDetail, Review } from '@skyport/shared';
+import { specLabels, type FlightDetail, type Review } from '@skyport/shared';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { formatDate, formatPrice, formatTimestamp } from '../../../ui/format.ts';
 import { CartIcon, HeartIcon } from '../../../ui/icons.tsx';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { uiLabels } from '../../../ui/labels.ts';
 import { RatingStars } from '../../../ui/rating.tsx';
 import { AirlineLogo } from './airline-logo.tsx';
 

@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
-import type { Favourite } from '@skyport/shared';
+import { specLabels, type Favourite } from '@skyport/shared';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { formatDate, formatPrice } from '../../../ui/format.ts';
 import { HeartIcon, TrashIcon } from '../../../ui/icons.tsx';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { uiLabels } from '../../../ui/labels.ts';
 
 export interface FavouritesScreenProps {
   favourites: readonly Favourite[];

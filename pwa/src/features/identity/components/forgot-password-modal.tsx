@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { PasswordResetRequestInputSchema, messages } from '@skyport/shared';
+import { PasswordResetRequestInputSchema, messages, specLabels } from '@skyport/shared';
 import { Modal } from '../../../ui/modal.tsx';
 import { showToast } from '../../../ui/toast.tsx';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { uiLabels } from '../../../ui/labels.ts';
 import { reportApiError } from '../../../app/api-client.ts';
 import { requestPasswordReset } from '../api/identity-api.ts';
 import { TextField, fieldErrors } from './form-field.tsx';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { LoginInputSchema, type LoginInput } from '@skyport/shared';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { LoginInputSchema, specLabels, type LoginInput } from '@skyport/shared';
+import { uiLabels } from '../../../ui/labels.ts';
 import { TextField, fieldErrors } from './form-field.tsx';
 import { ForgotPasswordModal } from './forgot-password-modal.tsx';
 

@@ -1,7 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { ChangePasswordFormSchema, messages, type ChangePasswordInput, type User } from '@skyport/shared';
+import {
+  ChangePasswordFormSchema,
+  messages,
+  specLabels,
+  type ChangePasswordInput,
+  type User,
+} from '@skyport/shared';
 import { Modal } from '../../../ui/modal.tsx';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { uiLabels } from '../../../ui/labels.ts';
 import { UserIcon } from '../../../ui/icons.tsx';
 import { TextField, fieldErrors } from './form-field.tsx';
 import { ForgotPasswordModal } from './forgot-password-modal.tsx';

@@ -1,7 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { RegisterCustomerInputSchema, messages, type RegisterCustomerInput } from '@skyport/shared';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import {
+  RegisterCustomerInputSchema,
+  messages,
+  specLabels,
+  type RegisterCustomerInput,
+} from '@skyport/shared';
+import { uiLabels } from '../../../ui/labels.ts';
 import { TextField, fieldErrors } from './form-field.tsx';
 
 const FIELDS = ['name', 'lastName', 'image', 'email', 'phone', 'password', 'confirmPassword'] as const;

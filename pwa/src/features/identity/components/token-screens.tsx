@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { PasswordResetFormSchema, type PasswordResetInput } from '@skyport/shared';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { PasswordResetFormSchema, specLabels, type PasswordResetInput } from '@skyport/shared';
+import { uiLabels } from '../../../ui/labels.ts';
 import { TextField, fieldErrors } from './form-field.tsx';
 
 export type VerifyState = { status: 'verifying' } | { status: 'done' } | { status: 'failed'; message: string };

@@ -1,9 +1,9 @@
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { messages, type Order, type OrderLine } from '@skyport/shared';
+import { messages, specLabels, type Order, type OrderLine } from '@skyport/shared';
 import { formatPrice } from '../../../ui/format.ts';
 import { ChevronIcon } from '../../../ui/icons.tsx';
-import { specLabels, uiLabels } from '../../../ui/labels.ts';
+import { uiLabels } from '../../../ui/labels.ts';
 import { Loader } from '../../../ui/loader.tsx';
 
 export interface OrdersScreenProps {
