@@ -10,7 +10,7 @@ import {
 import { Modal } from '../../../ui/modal.tsx';
 import { airlineLabels } from '../labels.ts';
 import { CountrySelect } from './country-select.tsx';
-import { Field, fieldErrors } from './field.tsx';
+import { Field, fieldErrors } from '../../../ui/field.tsx';
 
 /**
  * The flight modal's box: FLIGHT_MODAL_WIDTH (800) of @skyport/shared wide on screens that fit it, the full width on

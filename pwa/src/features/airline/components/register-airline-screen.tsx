@@ -7,17 +7,18 @@ import {
   type RegisterAirlineInput,
 } from '@skyport/shared';
 import { airlineLabels } from '../labels.ts';
-import { Field, fieldErrors } from './field.tsx';
+import { fieldErrors } from '../../../ui/field.tsx';
+import { AccountFields, accountValues } from '../../../ui/account-fields.tsx';
 
-const TEXT_FIELDS = [
-  'name',
-  'lastName',
-  'image',
-  'email',
-  'phone',
-  'password',
-  'confirmPassword',
-] as const;
+const AIRLINE_LABELS = {
+  name: airlineLabels.airlineName,
+  lastName: airlineLabels.contactLastName,
+  image: airlineLabels.logoUrl,
+  email: airlineLabels.email,
+  phone: airlineLabels.phone,
+  password: airlineLabels.password,
+  confirmPassword: airlineLabels.confirmPassword,
+};
 
 export interface RegisterAirlineScreenProps {
   /** Sends the request; resolves once the server answered (the route shows the verdict). */
@@ -37,10 +38,7 @@ export function RegisterAirlineScreen({ onRegister, online }: RegisterAirlineScr
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const values = {
-      ...Object.fromEntries(TEXT_FIELDS.map((field) => [field, String(form.get(field) ?? '')])),
-      terms: form.get('terms') === 'on',
-    };
+    const values = { ...accountValues(form), terms: form.get('terms') === 'on' };
     const parsed = RegisterAirlineInputSchema.safeParse(values);
     if (!parsed.success) {
       const found = fieldErrors(parsed.error.issues);
@@ -69,60 +67,12 @@ export function RegisterAirlineScreen({ onRegister, online }: RegisterAirlineScr
           <h1 id="register-airline-title" className="card-title text-2xl">
             {specLabels.addYourAirline}
           </h1>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field
-              label={airlineLabels.airlineName}
-              name="name"
-              autoComplete="organization"
-              error={errors.name}
-            />
-            <Field
-              label={airlineLabels.contactLastName}
-              name="lastName"
-              autoComplete="family-name"
-              error={errors.lastName}
-            />
-          </div>
-          <Field
-            label={airlineLabels.logoUrl}
-            name="image"
-            type="url"
-            inputMode="url"
-            placeholder="https://example.com/logo.png"
-            error={errors.image}
+          <AccountFields
+            labels={AIRLINE_LABELS}
+            errors={errors}
+            nameAutoComplete="organization"
+            imagePlaceholder="https://example.com/logo.png"
           />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field
-              label={airlineLabels.email}
-              name="email"
-              type="email"
-              autoComplete="email"
-              error={errors.email}
-            />
-            <Field
-              label={airlineLabels.phone}
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              error={errors.phone}
-            />
-          </div>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field
-              label={airlineLabels.password}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              error={errors.password}
-            />
-            <Field
-              label={airlineLabels.confirmPassword}
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              error={errors.confirmPassword}
-            />
-          </div>
           <div className="flex flex-col gap-1">
             <label className="flex cursor-pointer items-center gap-3" htmlFor={termsId}>
               <input

@@ -5,7 +5,7 @@ import { showToast } from '../../../ui/toast.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
 import { reportApiError } from '../../../app/api-client.ts';
 import { requestPasswordReset } from '../api/identity-api.ts';
-import { TextField, fieldErrors } from './form-field.tsx';
+import { Field, fieldErrors } from '../../../ui/field.tsx';
 
 /** "Forgot your password": an email ("Please enter an email"), then "Check your email". */
 export function ForgotPasswordModal({ open, onClose, defaultEmail = '' }: { open: boolean; onClose: () => void; defaultEmail?: string }) {
@@ -33,7 +33,7 @@ export function ForgotPasswordModal({ open, onClose, defaultEmail = '' }: { open
   return (
     <Modal open={open} onClose={onClose} title={specLabels.forgotYourPassword}>
       <form onSubmit={submit} noValidate className="flex flex-col gap-4" id="forgot-form">
-        <TextField label={uiLabels.email} name="email" type="email" autoComplete="email" defaultValue={defaultEmail} error={error} />
+        <Field label={uiLabels.email} name="email" type="email" autoComplete="email" defaultValue={defaultEmail} error={error} />
         <div className="modal-action mt-0">
           <button type="button" className="btn" onClick={onClose}>
             {uiLabels.cancel}

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { LoginInputSchema, specLabels, type LoginInput } from '@skyport/shared';
 import { uiLabels } from '../../../ui/labels.ts';
-import { TextField, fieldErrors } from './form-field.tsx';
+import { Field, fieldErrors } from '../../../ui/field.tsx';
 import { ForgotPasswordModal } from './forgot-password-modal.tsx';
 
 export interface LoginScreenProps {
@@ -39,8 +39,8 @@ export function LoginScreen({ onLogIn, googleButton }: LoginScreenProps) {
       <div className="card card-border bg-base-100 shadow-sm">
         <form className="card-body gap-4" onSubmit={submit} noValidate>
           <h1 className="card-title text-2xl">{specLabels.logIn}</h1>
-          <TextField label={uiLabels.email} name="email" type="email" autoComplete="email" error={errors.email} required />
-          <TextField
+          <Field label={uiLabels.email} name="email" type="email" autoComplete="email" error={errors.email} required />
+          <Field
             label={uiLabels.password}
             name="password"
             type="password"

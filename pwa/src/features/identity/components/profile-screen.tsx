@@ -9,7 +9,7 @@ import {
 import { Modal } from '../../../ui/modal.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
 import { UserIcon } from '../../../ui/icons.tsx';
-import { TextField, fieldErrors } from './form-field.tsx';
+import { Field, fieldErrors } from '../../../ui/field.tsx';
 import { ForgotPasswordModal } from './forgot-password-modal.tsx';
 
 export interface ProfileScreenProps {
@@ -133,9 +133,9 @@ function ChangePasswordModal({
   return (
     <Modal open={open} onClose={onClose} title={specLabels.changePassword}>
       <form onSubmit={submit} noValidate className="flex flex-col gap-3">
-        <TextField label={uiLabels.oldPassword} name="oldPassword" type="password" autoComplete="current-password" error={errors.oldPassword} />
-        <TextField label={uiLabels.newPassword} name="newPassword" type="password" autoComplete="new-password" error={errors.newPassword} />
-        <TextField
+        <Field label={uiLabels.oldPassword} name="oldPassword" type="password" autoComplete="current-password" error={errors.oldPassword} />
+        <Field label={uiLabels.newPassword} name="newPassword" type="password" autoComplete="new-password" error={errors.newPassword} />
+        <Field
           label={uiLabels.confirmPassword}
           name="confirmPassword"
           type="password"

@@ -7,9 +7,18 @@ import {
   type RegisterCustomerInput,
 } from '@skyport/shared';
 import { uiLabels } from '../../../ui/labels.ts';
-import { TextField, fieldErrors } from './form-field.tsx';
+import { fieldErrors } from '../../../ui/field.tsx';
+import { AccountFields, accountValues } from '../../../ui/account-fields.tsx';
 
-const FIELDS = ['name', 'lastName', 'image', 'email', 'phone', 'password', 'confirmPassword'] as const;
+const CUSTOMER_LABELS = {
+  name: uiLabels.firstName,
+  lastName: uiLabels.lastName,
+  image: uiLabels.imageUrl,
+  email: uiLabels.email,
+  phone: uiLabels.phone,
+  password: uiLabels.password,
+  confirmPassword: uiLabels.confirmPassword,
+};
 
 /** /register: Create your account (customer) with the §5 rules and messages. */
 export function RegisterScreen({ onRegister }: { onRegister: (input: RegisterCustomerInput) => Promise<void> }) {
@@ -18,8 +27,7 @@ export function RegisterScreen({ onRegister }: { onRegister: (input: RegisterCus
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const values = Object.fromEntries(FIELDS.map((field) => [field, String(form.get(field) ?? '')]));
-    const parsed = RegisterCustomerInputSchema.safeParse(values);
+    const parsed = RegisterCustomerInputSchema.safeParse(accountValues(form));
     if (!parsed.success) {
       setErrors({ ...fieldErrors(parsed.error.issues), form: messages.completeAllFields });
       return;
@@ -37,25 +45,7 @@ export function RegisterScreen({ onRegister }: { onRegister: (input: RegisterCus
       <div className="card card-border bg-base-100 shadow-sm">
         <form className="card-body gap-4" onSubmit={submit} noValidate>
           <h1 className="card-title text-2xl">{specLabels.createYourAccount}</h1>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label={uiLabels.firstName} name="name" autoComplete="given-name" error={errors.name} />
-            <TextField label={uiLabels.lastName} name="lastName" autoComplete="family-name" error={errors.lastName} />
-          </div>
-          <TextField label={uiLabels.imageUrl} name="image" type="url" inputMode="url" error={errors.image} />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label={uiLabels.email} name="email" type="email" autoComplete="email" error={errors.email} />
-            <TextField label={uiLabels.phone} name="phone" type="tel" autoComplete="tel" error={errors.phone} />
-          </div>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label={uiLabels.password} name="password" type="password" autoComplete="new-password" error={errors.password} />
-            <TextField
-              label={uiLabels.confirmPassword}
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              error={errors.confirmPassword}
-            />
-          </div>
+          <AccountFields labels={CUSTOMER_LABELS} errors={errors} />
           {errors.form ? (
             <p role="alert" className="alert alert-error alert-soft">
               {errors.form}

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { PasswordResetFormSchema, specLabels, type PasswordResetInput } from '@skyport/shared';
 import { uiLabels } from '../../../ui/labels.ts';
-import { TextField, fieldErrors } from './form-field.tsx';
+import { Field, fieldErrors } from '../../../ui/field.tsx';
 
 export type VerifyState = { status: 'verifying' } | { status: 'done' } | { status: 'failed'; message: string };
 
@@ -70,8 +70,8 @@ export function ResetPasswordScreen({ token, onReset }: { token: string; onReset
               {errors.token}
             </p>
           ) : null}
-          <TextField label={uiLabels.newPassword} name="password" type="password" autoComplete="new-password" error={errors.password} />
-          <TextField
+          <Field label={uiLabels.newPassword} name="password" type="password" autoComplete="new-password" error={errors.password} />
+          <Field
             label={uiLabels.confirmPassword}
             name="confirmPassword"
             type="password"

@@ -3,7 +3,7 @@ import { isReviewFormIncomplete, messages, ReviewFormSchema, type ReviewForm } f
 import { Modal } from '../../../ui/modal.tsx';
 import { RatingInput } from '../../../ui/rating.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
-import { TextField, fieldErrors } from '../../identity/components/form-field.tsx';
+import { Field, fieldErrors } from '../../../ui/field.tsx';
 
 export interface ReviewModalProps {
   open: boolean;
@@ -42,7 +42,7 @@ export function ReviewModal({ open, onClose, onSubmit, onIncomplete, defaultName
       <form onSubmit={submit} noValidate className="flex flex-col gap-3" data-testid="review-form">
         <RatingInput name="rating" label={uiLabels.rating} value={rating} onChange={setRating} />
         {errors.rating ? <p className="text-sm text-error">{errors.rating}</p> : null}
-        <TextField label={messages.reviewUsersName} name="name" defaultValue={defaultName} autoComplete="name" error={errors.name} />
+        <Field label={messages.reviewUsersName} name="name" defaultValue={defaultName} autoComplete="name" error={errors.name} />
         <div className="flex flex-col gap-1">
           <label htmlFor="review-comment" className="text-sm font-medium">
             {messages.reviewYourComment}
