@@ -8,7 +8,11 @@ import { VitePWA } from 'vite-plugin-pwa';
 
 const require = createRequire(import.meta.url);
 /** The 4:3 country flag SVGs of `flag-icons`, served as `/flags/<alpha-2>.svg`. */
-const flagsDir = path.join(path.dirname(require.resolve('flag-icons/package.json')), 'flags', '4x3');
+const flagsDir = path.join(
+  path.dirname(require.resolve('flag-icons/package.json')),
+  'flags',
+  '4x3',
+);
 
 /**
  * Country flags as plain files under `/flags/`, so that `<img>` can load each one lazily and the
@@ -33,14 +37,19 @@ function countryFlags(): Plugin {
     generateBundle() {
       for (const file of readdirSync(flagsDir)) {
         if (!file.endsWith('.svg')) continue;
-        this.emitFile({ type: 'asset', fileName: `flags/${file}`, source: readFileSync(path.join(flagsDir, file)) });
+        this.emitFile({
+          type: 'asset',
+          fileName: `flags/${file}`,
+          source: readFileSync(path.join(flagsDir, file)),
+        });
       }
     },
   };
 }
 
 const ONE_DAY = 24 * 60 * 60;
-const FIREBASE_MODULE = /[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?@?firebase[\\/]/;
+const FIREBASE_MODULE =
+  /[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?@?firebase[\\/]/;
 
 export default defineConfig({
   plugins: [
@@ -66,8 +75,18 @@ export default defineConfig({
         icons: [
           { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
           { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-          { src: '/icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
-          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          {
+            src: '/icons/maskable-192.png',
+            sizes: '192x192',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+          {
+            src: '/icons/maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
         ],
       },
       includeAssets: ['favicon.svg', 'apple-touch-icon.png'],

@@ -14,11 +14,15 @@ async function orderCount(page: Page): Promise<number> {
 
 test.describe.configure({ mode: 'serial' });
 
-test('a customer pays with the success card, lands on My Orders after 4 s and reviews the flight', async ({ page }) => {
+test('a customer pays with the success card, lands on My Orders after 4 s and reviews the flight', async ({
+  page,
+}) => {
   await logIn(page);
   await waitForFlights(page);
   const firstCard = page.getByTestId('flight-card').first();
-  const detailHref = (await firstCard.getByRole('link', { name: /^Details:/ }).getAttribute('href'))!;
+  const detailHref = (await firstCard
+    .getByRole('link', { name: /^Details:/ })
+    .getAttribute('href'))!;
   const route = `${await firstCard.getByTestId('flight-origin').textContent()} → ${await firstCard.getByTestId('flight-destination').textContent()}`;
   await firstCard.getByTestId('add-to-cart').click();
   await expect(page.getByTestId('cart-count')).toHaveText('1');
@@ -61,7 +65,9 @@ test('a customer pays with the success card, lands on My Orders after 4 s and re
   await modal.getByLabel('Users name').fill('Carla Customer');
   await modal.getByLabel('Your comment').fill(comment);
   await modal.getByRole('button', { name: 'Publicar' }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Your feedback has been send!' })).toBeVisible();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Your feedback has been send!' }),
+  ).toBeVisible();
   await expect(order.getByTestId('review-button').first()).toBeDisabled();
 
   await page.goto(detailHref);
@@ -88,14 +94,18 @@ test('favourites: filled heart, disabled once added, listed and removable', asyn
   await waitForFlights(page);
   const heart = page.getByTestId('favourite-button').first();
   await heart.click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Ticket added to favorites' })).toBeVisible();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Ticket added to favorites' }),
+  ).toBeVisible();
   await expect(heart).toBeDisabled();
   await expect(heart).toHaveAttribute('aria-pressed', 'true');
   await page.goto('/favs');
   await expect(page.getByRole('heading', { name: 'Favorites List' })).toBeVisible();
   await expect(page.getByTestId('favourite')).toHaveCount(1);
   await page.getByTestId('remove-favourite').click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Deleted from favorites' })).toBeVisible();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Deleted from favorites' }),
+  ).toBeVisible();
   await expect(page.getByTestId('favourite')).toHaveCount(0);
 });
 

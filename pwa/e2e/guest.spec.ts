@@ -3,19 +3,31 @@ import { waitForFlights } from './support/helpers.ts';
 
 const priceOf = (text: string) => Number(text.replace(/[^0-9.]/g, ''));
 
-test('a guest browses, searches, filters, sorts, pages, opens a detail, fills the cart and meets the login wall', async ({ page, request }) => {
+test('a guest browses, searches, filters, sorts, pages, opens a detail, fills the cart and meets the login wall', async ({
+  page,
+  request,
+}) => {
   await page.goto('/');
   await waitForFlights(page);
   await expect(page.getByTestId('flight-card')).toHaveCount(6);
   await expect(page.getByRole('heading', { name: 'Contact Us' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Add your Airline' })).toHaveAttribute('href', '/register/airline');
+  await expect(page.getByRole('link', { name: 'Add your Airline' })).toHaveAttribute(
+    'href',
+    '/register/airline',
+  );
 
   // Pages: Next, then a page number; the current page is marked.
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/page=2/);
-  await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await page.getByRole('button', { name: 'Previous' }).click();
-  await expect(page.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('button', { name: 'Page 1' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   // Sort by price, low to high: every change returns to page 1.
   await page.getByRole('button', { name: 'Page 3' }).click();
@@ -38,26 +50,33 @@ test('a guest browses, searches, filters, sorts, pages, opens a detail, fills th
   }
 
   // The airline autocomplete combines with the price band.
-  const airlines = (await (await request.get('/api/airlines?pageSize=100')).json()) as { items: { id: string; name: string }[] };
+  const airlines = (await (await request.get('/api/airlines?pageSize=100')).json()) as {
+    items: { id: string; name: string }[];
+  };
   const airline = airlines.items[0]!;
   await page.getByRole('combobox', { name: 'Airline', exact: true }).fill(airline.name);
   await expect(page).toHaveURL(new RegExp(`airlineId=${airline.id}`));
   await expect(page).toHaveURL(/band=low/);
   const totalText = page.getByTestId('flights-total').or(page.getByTestId('flights-not-found'));
   await expect(totalText).toBeVisible();
-  for (const name of await page.getByTestId('flight-airline').allTextContents()) expect(name).toBe(airline.name);
+  for (const name of await page.getByTestId('flight-airline').allTextContents())
+    expect(name).toBe(airline.name);
 
   // A combination without flights shows the spec's message.
   let empty: { airlineId: string; band: string } | undefined;
   for (const candidate of airlines.items) {
     for (const band of ['low', 'mid', 'high']) {
-      const answer = (await (await request.get(`/api/flights?airlineId=${candidate.id}&band=${band}`)).json()) as { total: number };
+      const answer = (await (
+        await request.get(`/api/flights?airlineId=${candidate.id}&band=${band}`)
+      ).json()) as { total: number };
       if (answer.total === 0) empty ??= { airlineId: candidate.id, band };
     }
   }
   if (empty) {
     await page.goto(`/?airlineId=${empty.airlineId}&band=${empty.band}`);
-    await expect(page.getByTestId('flights-not-found')).toHaveText('Flights not found, search again please!');
+    await expect(page.getByTestId('flights-not-found')).toHaveText(
+      'Flights not found, search again please!',
+    );
   }
 
   // Reset filter clears everything.
@@ -69,23 +88,40 @@ test('a guest browses, searches, filters, sorts, pages, opens a detail, fills th
   const origin = (await page.getByTestId('flight-origin').first().textContent())!;
   await page.getByRole('search').getByLabel('Origin').fill(origin);
   await page.getByRole('button', { name: 'Search' }).click();
-  await expect(page).toHaveURL(new RegExp(`origin=${encodeURIComponent(origin).replace(/%20/g, '(%20|\\+)')}`));
+  await expect(page).toHaveURL(
+    new RegExp(`origin=${encodeURIComponent(origin).replace(/%20/g, '(%20|\\+)')}`),
+  );
   await waitForFlights(page);
-  for (const text of await page.getByTestId('flight-origin').allTextContents()) expect(text).toBe(origin);
+  for (const text of await page.getByTestId('flight-origin').allTextContents())
+    expect(text).toBe(origin);
 
   // No match: "opps... Origin not found" and the search resets.
   await page.getByRole('search').getByLabel('Origin').fill('Atlantis');
   await page.getByRole('search').getByLabel('Destination').fill('Lemuria');
   await page.getByRole('button', { name: 'Search' }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'opps... Origin not found' })).toBeVisible();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'opps... Origin not found' }),
+  ).toBeVisible();
   await expect(page).not.toHaveURL(/origin=/);
 
   // Detail page with every field, then Add to cart.
   await waitForFlights(page);
-  await page.getByRole('link', { name: /^Details:/ }).first().click();
+  await page
+    .getByRole('link', { name: /^Details:/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/ticket\//);
   const detail = page.getByTestId('flight-detail');
-  for (const label of ['Airline', 'Departure date', 'Estimated duration', 'Departure hour', 'Arrival hour', 'Origin', 'Destination', 'Price']) {
+  for (const label of [
+    'Airline',
+    'Departure date',
+    'Estimated duration',
+    'Departure hour',
+    'Arrival hour',
+    'Origin',
+    'Destination',
+    'Price',
+  ]) {
     await expect(detail.getByText(label, { exact: true })).toBeVisible();
   }
   await expect(page.getByRole('link', { name: 'Go to Home' })).toBeVisible();
@@ -110,25 +146,35 @@ test('a guest browses, searches, filters, sorts, pages, opens a detail, fills th
   expect(total).toBeCloseTo(subtotal + fee, 2);
   await page.getByTestId('checkout').click();
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByTestId('toast').filter({ hasText: 'You need to be logged to buy' })).toBeVisible();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'You need to be logged to buy' }),
+  ).toBeVisible();
 });
 
 test('a guest is told to log in before saving a favourite', async ({ page }) => {
   await page.goto('/');
   await waitForFlights(page);
   await page.getByTestId('favourite-button').first().click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Log in to save your favorites!' })).toBeVisible();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Log in to save your favorites!' }),
+  ).toBeVisible();
 });
 
 test('an unknown path shows the 404 page with a way back home', async ({ page }) => {
   await page.goto('/no/such/page');
-  await expect(page.getByRole('heading', { name: 'Error 404 Page Not Found! There are no Flights or Tickets here' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', {
+      name: 'Error 404 Page Not Found! There are no Flights or Tickets here',
+    }),
+  ).toBeVisible();
   await page.getByRole('link', { name: 'Back to home' }).click();
   await expect(page).toHaveURL(/\/$/);
   await waitForFlights(page);
 });
 
-test('the chosen theme persists across a reload and otherwise follows the system', async ({ browser }) => {
+test('the chosen theme persists across a reload and otherwise follows the system', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ colorScheme: 'dark' });
   const page = await context.newPage();
   await page.goto('/');

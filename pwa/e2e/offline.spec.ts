@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { logIn, waitForFlights } from './support/helpers.ts';
 
-test('after a first visit the app opens offline, and the cart and favourites still work', async ({ page, context }) => {
+test('after a first visit the app opens offline, and the cart and favourites still work', async ({
+  page,
+  context,
+}) => {
   await logIn(page);
   await waitForFlights(page);
   // The service worker has precached the app shell and controls the page after a reload.
@@ -9,7 +12,9 @@ test('after a first visit the app opens offline, and the cart and favourites sti
     await navigator.serviceWorker.ready;
   });
   await page.reload();
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+    .toBe(true);
   await waitForFlights(page);
   // The customer's cart and favourites are synced: earlier journeys may have left some behind.
   const before = Number(await page.getByTestId('cart-count').textContent());
@@ -48,7 +53,10 @@ test('after a first visit the app opens offline, and the cart and favourites sti
   await waitForFlights(page);
 });
 
-test('offline, a guest still browses, searches and opens details from the local database', async ({ page, context }) => {
+test('offline, a guest still browses, searches and opens details from the local database', async ({
+  page,
+  context,
+}) => {
   await page.goto('/');
   await waitForFlights(page);
   await page.evaluate(async () => {
@@ -63,13 +71,20 @@ test('offline, a guest still browses, searches and opens details from the local 
   await page.getByRole('search').getByLabel('Origin').fill(origin);
   await page.getByRole('button', { name: 'Search' }).click();
   await waitForFlights(page);
-  for (const text of await page.getByTestId('flight-origin').allTextContents()) expect(text).toBe(origin);
-  await page.getByRole('link', { name: /^Details:/ }).first().click();
+  for (const text of await page.getByTestId('flight-origin').allTextContents())
+    expect(text).toBe(origin);
+  await page
+    .getByRole('link', { name: /^Details:/ })
+    .first()
+    .click();
   await expect(page.getByTestId('flight-detail')).toBeVisible();
   await context.setOffline(false);
 });
 
-test('a review written offline is kept and sent when the connection returns', async ({ page, context }) => {
+test('a review written offline is kept and sent when the connection returns', async ({
+  page,
+  context,
+}) => {
   await logIn(page);
   await waitForFlights(page);
   await page.getByTestId('add-to-cart').first().click();
@@ -95,9 +110,14 @@ test('a review written offline is kept and sent when the connection returns', as
 
   await context.setOffline(false);
   await expect
-    .poll(async () => {
-      const body = (await (await page.request.get('/api/comments?pageSize=60')).json()) as { items: { comment: string }[] };
-      return body.items.some((review) => review.comment === comment);
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        const body = (await (await page.request.get('/api/comments?pageSize=60')).json()) as {
+          items: { comment: string }[];
+        };
+        return body.items.some((review) => review.comment === comment);
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
 });

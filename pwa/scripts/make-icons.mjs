@@ -23,7 +23,14 @@ function svg(size, maskable) {
 const out = (name) => fileURLToPath(new URL(`../public/${name}`, import.meta.url));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const page = await browser.newPage();
 for (const [name, size, maskable] of [
@@ -34,7 +41,9 @@ for (const [name, size, maskable] of [
   ['apple-touch-icon.png', 180, true],
 ]) {
   await page.setViewportSize({ width: size, height: size });
-  await page.setContent(`<html><body style="margin:0;background:transparent">${svg(size, maskable)}</body></html>`);
+  await page.setContent(
+    `<html><body style="margin:0;background:transparent">${svg(size, maskable)}</body></html>`,
+  );
   await writeFile(out(name), await page.locator('svg').screenshot({ omitBackground: true }));
   console.log('wrote', name);
 }

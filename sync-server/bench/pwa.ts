@@ -17,7 +17,11 @@ const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
 const PWA_DIST = path.resolve(SERVER_ROOT, '../pwa/dist');
 const BENCH_DATABASE = 'skyport_bench_pwa';
 /** Targets of issue 6. */
-export const PWA_TARGETS = { homeInitialJsKb: 180, lighthousePerformance: 90, lighthouseAccessibility: 95 } as const;
+export const PWA_TARGETS = {
+  homeInitialJsKb: 180,
+  lighthousePerformance: 90,
+  lighthouseAccessibility: 95,
+} as const;
 
 const CHROMIUM_ARGS = [
   '--headless=new',
@@ -66,17 +70,29 @@ function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
 
-async function startProduct(databaseUrl: string): Promise<{ baseUrl: string; child: ChildProcess }> {
+async function startProduct(
+  databaseUrl: string,
+): Promise<{ baseUrl: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DATABASE_URL: databaseUrl, SEED_DEMO: 'always', PORT: String(port), LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      SEED_DEMO: 'always',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+    },
   });
   const baseUrl = `http://localhost:${port}`;
   const deadline = Date.now() + 90_000;
@@ -108,16 +124,28 @@ async function stopProduct(child: ChildProcess) {
 }
 
 /** JavaScript the home page needs before a visitor can use it: a cold first visit, no cache. */
-export async function measureHomeInitialJs(baseUrl: string, chromiumPath: string): Promise<PwaBenchReport['homeInitialJs']> {
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS.slice(1) });
+export async function measureHomeInitialJs(
+  baseUrl: string,
+  chromiumPath: string,
+): Promise<PwaBenchReport['homeInitialJs']> {
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: CHROMIUM_ARGS.slice(1),
+  });
   try {
     // A phone-sized first visit, without the service worker (it would fetch the whole precache).
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      serviceWorkers: 'block',
+    });
     const page = await context.newPage();
     const scripts = new Map<string, Promise<Buffer | null>>();
     page.on('response', (response) => {
       if (response.request().resourceType() !== 'script') return;
-      scripts.set(response.url(), response.body().catch(() => null));
+      scripts.set(
+        response.url(),
+        response.body().catch(() => null),
+      );
     });
     // The moment the first flight card is in the page, taken by the page itself: what the page
     // starts fetching after that (the local database, opened once the first page shows) does
@@ -141,14 +169,26 @@ export async function measureHomeInitialJs(baseUrl: string, chromiumPath: string
       if (!fetchedBefore.includes(url)) continue;
       const buffer = await body;
       if (!buffer) continue;
-      files.push({ url: new URL(url).pathname, bytes: buffer.length, gzipBytes: gzipSync(buffer, { level: 9 }).length });
+      files.push({
+        url: new URL(url).pathname,
+        bytes: buffer.length,
+        gzipBytes: gzipSync(buffer, { level: 9 }).length,
+      });
     }
     files.sort((a, b) => b.gzipBytes - a.gzipBytes);
     const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
     const gzipBytes = files.reduce((sum, file) => sum + file.gzipBytes, 0);
     const gzipKb = Math.round((gzipBytes / 1024) * 10) / 10;
     await context.close();
-    return { files, bytes, gzipBytes, gzipKb, interactiveMs, targetKb: PWA_TARGETS.homeInitialJsKb, pass: gzipKb < PWA_TARGETS.homeInitialJsKb };
+    return {
+      files,
+      bytes,
+      gzipBytes,
+      gzipKb,
+      interactiveMs,
+      targetKb: PWA_TARGETS.homeInitialJsKb,
+      pass: gzipKb < PWA_TARGETS.homeInitialJsKb,
+    };
   } finally {
     await browser.close();
   }
@@ -157,7 +197,14 @@ export async function measureHomeInitialJs(baseUrl: string, chromiumPath: string
 interface LighthouseRun {
   performance: number;
   accessibility: number;
-  metricsMs: Record<'firstContentfulPaint' | 'largestContentfulPaint' | 'speedIndex' | 'totalBlockingTime' | 'interactive', number>;
+  metricsMs: Record<
+    | 'firstContentfulPaint'
+    | 'largestContentfulPaint'
+    | 'speedIndex'
+    | 'totalBlockingTime'
+    | 'interactive',
+    number
+  >;
   cumulativeLayoutShift: number;
 }
 
@@ -173,19 +220,27 @@ async function lighthouseOnce(url: string, chromiumPath: string): Promise<Lighth
     `--chrome-flags=${CHROMIUM_ARGS.join(' ')}`,
   ];
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(bin, args, { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, {
+      env: { ...process.env, CHROME_PATH: chromiumPath },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`lighthouse exited with ${code}: ${stderr.slice(-2000)}`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`lighthouse exited with ${code}: ${stderr.slice(-2000)}`)),
+    );
   });
   const report = JSON.parse(output) as {
     categories: Record<string, { score: number | null }>;
     audits: Record<string, { numericValue?: number }>;
   };
   const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100);
-  const metric = (audit: string, digits = 0) => Number((report.audits[audit]?.numericValue ?? NaN).toFixed(digits));
+  const metric = (audit: string, digits = 0) =>
+    Number((report.audits[audit]?.numericValue ?? NaN).toFixed(digits));
   return {
     performance: score('performance'),
     accessibility: score('accessibility'),
@@ -213,28 +268,39 @@ export async function runPwaBench(options: PwaBenchOptions): Promise<PwaBenchRep
   if (!existsSync(path.join(PWA_DIST, 'index.html'))) {
     throw new Error(`${PWA_DIST} is missing: run \`pnpm --filter @skyport/pwa run build\` first`);
   }
-  if (!existsSync(chromiumPath)) throw new Error(`no chromium at ${chromiumPath} (apt-get install chromium)`);
+  if (!existsSync(chromiumPath))
+    throw new Error(`no chromium at ${chromiumPath} (apt-get install chromium)`);
   const databaseUrl = await recreateDatabase(server, BENCH_DATABASE);
   const product = await startProduct(databaseUrl);
   try {
     log(`pwa: home page initial JavaScript (${product.baseUrl}) …`);
     const homeInitialJs = await measureHomeInitialJs(product.baseUrl, chromiumPath);
-    log(`  ${homeInitialJs.gzipKb} KB gzipped in ${homeInitialJs.files.length} scripts (target < ${PWA_TARGETS.homeInitialJsKb} KB)`);
+    log(
+      `  ${homeInitialJs.gzipKb} KB gzipped in ${homeInitialJs.files.length} scripts (target < ${PWA_TARGETS.homeInitialJsKb} KB)`,
+    );
 
     let lighthouse: PwaBenchReport['lighthouse'] = null;
     const runs: LighthouseRun[] = [];
     try {
-      for (let run = 0; run < (options.lighthouseRuns ?? 3); run++) runs.push(await lighthouseOnce(`${product.baseUrl}/`, chromiumPath));
+      for (let run = 0; run < (options.lighthouseRuns ?? 3); run++)
+        runs.push(await lighthouseOnce(`${product.baseUrl}/`, chromiumPath));
       const performance = median(runs.map((r) => r.performance));
       const accessibility = median(runs.map((r) => r.accessibility));
       lighthouse = {
         runs,
         performance,
         accessibility,
-        targets: { performance: PWA_TARGETS.lighthousePerformance, accessibility: PWA_TARGETS.lighthouseAccessibility },
-        pass: performance >= PWA_TARGETS.lighthousePerformance && accessibility >= PWA_TARGETS.lighthouseAccessibility,
+        targets: {
+          performance: PWA_TARGETS.lighthousePerformance,
+          accessibility: PWA_TARGETS.lighthouseAccessibility,
+        },
+        pass:
+          performance >= PWA_TARGETS.lighthousePerformance &&
+          accessibility >= PWA_TARGETS.lighthouseAccessibility,
       };
-      log(`  lighthouse (mobile, median of ${runs.length}): performance ${performance}, accessibility ${accessibility}`);
+      log(
+        `  lighthouse (mobile, median of ${runs.length}): performance ${performance}, accessibility ${accessibility}`,
+      );
     } catch (error) {
       log(`  lighthouse failed: ${(error as Error).message}`);
     }
@@ -250,7 +316,19 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   const server = await openBenchServer(console.log);
   try {
     const report = await runPwaBench({ server, log: console.log });
-    console.log(JSON.stringify({ ...report, homeInitialJs: { ...report.homeInitialJs, files: report.homeInitialJs.files.slice(0, 10) } }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          ...report,
+          homeInitialJs: {
+            ...report.homeInitialJs,
+            files: report.homeInitialJs.files.slice(0, 10),
+          },
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await server.stop();
   }

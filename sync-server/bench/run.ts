@@ -62,9 +62,19 @@ try {
   if (suites.has('checkout')) {
     const { runCheckoutBench, printCheckoutBench } = await import('./checkout.ts');
     const databaseUrl = await recreateDatabase(server, 'skyport_bench_checkout');
-    const report = await runCheckoutBench({ databaseUrl, connections: options.connections, seconds: options.seconds, pool: 20, log });
+    const report = await runCheckoutBench({
+      databaseUrl,
+      connections: options.connections,
+      seconds: options.seconds,
+      pool: 20,
+      log,
+    });
     printCheckoutBench(report);
-    await writeResults(RESULTS_DIR, 'checkout', { benchmark: 'checkout', postgres: server.source, report });
+    await writeResults(RESULTS_DIR, 'checkout', {
+      benchmark: 'checkout',
+      postgres: server.source,
+      report,
+    });
   }
   if (suites.has('sync')) {
     const { runSyncBench } = await import('./sync.ts');
@@ -76,7 +86,9 @@ try {
     const { runPwaBench } = await import('./pwa.ts');
     const report = await runPwaBench({ server, log });
     const { files, ...homeInitialJs } = report.homeInitialJs;
-    console.log(`\npwa: ${JSON.stringify({ ...report, homeInitialJs: { ...homeInitialJs, scripts: files.length } }, null, 2)}`);
+    console.log(
+      `\npwa: ${JSON.stringify({ ...report, homeInitialJs: { ...homeInitialJs, scripts: files.length } }, null, 2)}`,
+    );
     await writeResults(RESULTS_DIR, 'pwa', { benchmark: 'pwa', postgres: server.source, report });
   }
 } finally {

@@ -20,7 +20,11 @@ const PWA_ROOT = path.resolve(SERVER_ROOT, '../pwa');
 const HARNESS_DIST = path.join(PWA_ROOT, 'e2e/local-first/dist');
 
 /** Targets of issue 5. */
-export const SYNC_TARGETS = { initialSyncSeconds: 3, pageQueryMs: 16, liveUpdateP95Ms: 500 } as const;
+export const SYNC_TARGETS = {
+  initialSyncSeconds: 3,
+  pageQueryMs: 16,
+  liveUpdateP95Ms: 500,
+} as const;
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -59,8 +63,22 @@ export interface SyncBenchReport {
     target: number;
     pass: boolean;
   };
-  pageQuery: { query: Record<string, unknown>; medianMs: number; indexBuildMs: number; matching: number; target: number; pass: boolean };
-  liveUpdate: { samples: number; p50Ms: number; p95Ms: number; maxMs: number; target: number; pass: boolean };
+  pageQuery: {
+    query: Record<string, unknown>;
+    medianMs: number;
+    indexBuildMs: number;
+    matching: number;
+    target: number;
+    pass: boolean;
+  };
+  liveUpdate: {
+    samples: number;
+    p50Ms: number;
+    p95Ms: number;
+    maxMs: number;
+    target: number;
+    pass: boolean;
+  };
 }
 
 interface TestServerProcess {
@@ -71,25 +89,35 @@ interface TestServerProcess {
 /** Builds the harness every time: an old build would measure old code. */
 function buildHarness(log: (message: string) => void) {
   log('building the local-first harness (pwa/e2e/local-first)');
-  const result = spawnSync(path.join(PWA_ROOT, 'node_modules/.bin/vite'), ['build', '-c', 'e2e/local-first/vite.config.ts'], {
-    cwd: PWA_ROOT,
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    path.join(PWA_ROOT, 'node_modules/.bin/vite'),
+    ['build', '-c', 'e2e/local-first/vite.config.ts'],
+    {
+      cwd: PWA_ROOT,
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) throw new Error('the harness build failed');
 }
 
 async function startServer(adminUrl: string, flights: number): Promise<TestServerProcess> {
-  const child: ChildProcessWithoutNullStreams = spawn(path.join(SERVER_ROOT, 'node_modules/.bin/tsx'), ['src/sync/test-server.ts', '--flights', String(flights), '--public-dir', HARNESS_DIST], {
-    cwd: SERVER_ROOT,
-    env: { ...process.env, DATABASE_URL: adminUrl },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    path.join(SERVER_ROOT, 'node_modules/.bin/tsx'),
+    ['src/sync/test-server.ts', '--flights', String(flights), '--public-dir', HARNESS_DIST],
+    {
+      cwd: SERVER_ROOT,
+      env: { ...process.env, DATABASE_URL: adminUrl },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   child.stderr.pipe(process.stderr);
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const line = stdout.split('\n').find((candidate) => candidate.startsWith('{') && stdout.includes('\n'));
+      const line = stdout
+        .split('\n')
+        .find((candidate) => candidate.startsWith('{') && stdout.includes('\n'));
       if (line) resolve((JSON.parse(line) as { url: string }).url);
     });
     child.once('exit', (code) => reject(new Error(`the test server exited (${code})`)));
@@ -111,7 +139,10 @@ declare const window: {
     initialSync(count: number): Promise<number>;
     bareBaseline(): Promise<{ fetchMs: number; putMs: number; count: number }>;
     awaitInSync(): Promise<void>;
-    timeQuery(input: Record<string, unknown>, runs: number): Promise<{ medianMs: number; indexMs: number; total: number; flights: number }>;
+    timeQuery(
+      input: Record<string, unknown>,
+      runs: number,
+    ): Promise<{ medianMs: number; indexMs: number; total: number; flights: number }>;
     firstFlightIds(count: number): Promise<string[]>;
     watchPrice(flightId: string, priceCents: number): Promise<void>;
     arrival(flightId: string): Promise<number>;
@@ -126,7 +157,10 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
   const server = await startServer(options.server.adminUrl, flights);
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({ executablePath: options.chromiumPath ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: options.chromiumPath ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
 
     // 1. Initial sync into fresh browsers (a new context has an empty IndexedDB).
     const runsSeconds: number[] = [];
@@ -147,9 +181,12 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
       const page = await context.newPage();
       await page.goto(`${server.url}/?baseline`);
       const bare = await page.evaluate(() => window.harness.bareBaseline());
-      if (bare.count < flights) throw new Error(`the bare baseline fetched ${bare.count} of ${flights} flights`);
+      if (bare.count < flights)
+        throw new Error(`the bare baseline fetched ${bare.count} of ${flights} flights`);
       bareRuns.push(bare);
-      log(`  bare fetch + IndexedDB puts ${run + 1}: ${round(bare.fetchMs / 1000, 2)} s + ${round(bare.putMs / 1000, 2)} s`);
+      log(
+        `  bare fetch + IndexedDB puts ${run + 1}: ${round(bare.fetchMs / 1000, 2)} s + ${round(bare.putMs / 1000, 2)} s`,
+      );
       await context.close();
     }
     const bareFetch = median(bareRuns.map((run) => run.fetchMs)) / 1000;
@@ -161,8 +198,13 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
     await page.goto(server.url);
     await page.evaluate((count) => window.harness.initialSync(count), flights);
     const query = { band: 'mid', sort: 'price_desc', origin: 'a', page: 2 };
-    const timed = await page.evaluate(([input, runs]) => window.harness.timeQuery(input, runs), [query, options.queryRuns ?? 50] as const);
-    log(`  page query: median ${round(timed.medianMs, 2)} ms (index built in ${round(timed.indexMs, 1)} ms)`);
+    const timed = await page.evaluate(([input, runs]) => window.harness.timeQuery(input, runs), [
+      query,
+      options.queryRuns ?? 50,
+    ] as const);
+    log(
+      `  page query: median ${round(timed.medianMs, 2)} ms (index built in ${round(timed.indexMs, 1)} ms)`,
+    );
 
     // Live updates from a settled page: every replication idle, the stream connected.
     await page.evaluate(() => window.harness.awaitInSync());
@@ -171,7 +213,10 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
     const delays: number[] = [];
     for (const [index, id] of ids.entries()) {
       const priceCents = 7_777_00 + index;
-      await page.evaluate(([flightId, price]) => window.harness.watchPrice(flightId, price), [id, priceCents] as const);
+      await page.evaluate(([flightId, price]) => window.harness.watchPrice(flightId, price), [
+        id,
+        priceCents,
+      ] as const);
       const started = Date.now();
       const response = await fetch(`${server.url}/__test/flights/${id}`, {
         method: 'POST',
@@ -191,7 +236,11 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
       initialSync: {
         runsSeconds,
         seconds,
-        bare: { fetchSeconds: round(bareFetch, 2), putSeconds: round(barePut, 2), seconds: round(bareFetch + barePut, 2) },
+        bare: {
+          fetchSeconds: round(bareFetch, 2),
+          putSeconds: round(barePut, 2),
+          seconds: round(bareFetch + barePut, 2),
+        },
         ratioToBare: round(seconds / (bareFetch + barePut), 2),
         target: SYNC_TARGETS.initialSyncSeconds,
         pass: seconds < SYNC_TARGETS.initialSyncSeconds,

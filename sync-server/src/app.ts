@@ -9,14 +9,22 @@ import { AppError, ErrorCode } from './lib/errors.ts';
 import type { Logger } from './lib/logger.ts';
 import type { Config } from './config.ts';
 import { adminRoutes } from './features/admin/routes.ts';
-import { createOutboxMailer, createSmtpMailer, resolveMailer, type Mailer } from './features/email/mailer.ts';
+import {
+  createOutboxMailer,
+  createSmtpMailer,
+  resolveMailer,
+  type Mailer,
+} from './features/email/mailer.ts';
 import { devOutboxRoutes } from './features/email/routes.ts';
 import { BackgroundTasks } from './features/identity/background.ts';
 import { createFirebaseVerifier } from './features/identity/firebase.ts';
 import type { AuthEnv } from './features/identity/guard.ts';
 import { csrfProtection, sessionMiddleware } from './features/identity/middleware.ts';
 import { identityRoutes } from './features/identity/routes.ts';
-import { resolveIdentitySettings, type IdentitySettingsInput } from './features/identity/settings.ts';
+import {
+  resolveIdentitySettings,
+  type IdentitySettingsInput,
+} from './features/identity/settings.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
@@ -43,17 +51,31 @@ export interface AppDeps {
 }
 
 /** Identity and email dependencies from the environment (used by main.ts). */
-export function identityDepsFromConfig(config: Config, sql: Sql): Pick<AppDeps, 'mailer' | 'identity'> {
+export function identityDepsFromConfig(
+  config: Config,
+  sql: Sql,
+): Pick<AppDeps, 'mailer' | 'identity'> {
   const production = config.NODE_ENV === 'production';
-  const devOrigins = production ? [] : ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173'];
+  const devOrigins = production
+    ? []
+    : ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173'];
   return {
-    mailer: config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : createOutboxMailer(sql),
+    mailer: config.SMTP_URL
+      ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM })
+      : createOutboxMailer(sql),
     identity: {
-      appOrigins: [...config.APP_ORIGIN, ...(config.APP_ORIGIN.length > 0 ? [] : [`http://localhost:${config.PORT}`]), ...devOrigins],
+      appOrigins: [
+        ...config.APP_ORIGIN,
+        ...(config.APP_ORIGIN.length > 0 ? [] : [`http://localhost:${config.PORT}`]),
+        ...devOrigins,
+      ],
       sessionTtlSeconds: config.SESSION_TTL,
       trustProxy: config.TRUST_PROXY === 'true',
       firebase: config.FIREBASE_PROJECT_ID
-        ? createFirebaseVerifier({ projectId: config.FIREBASE_PROJECT_ID, jwksUrl: config.FIREBASE_JWKS_URL })
+        ? createFirebaseVerifier({
+            projectId: config.FIREBASE_PROJECT_ID,
+            jwksUrl: config.FIREBASE_JWKS_URL,
+          })
         : undefined,
       devOutbox: !production && !config.SMTP_URL,
     },
@@ -106,7 +128,8 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   api.route('/', healthRoutes(deps));
   api.route('/', identityRoutes(identity));
   api.route('/', adminRoutes(identity));
-  if (identity.settings.devOutbox && identity.mailer.kind === 'outbox') api.route('/', devOutboxRoutes(deps.sql));
+  if (identity.settings.devOutbox && identity.mailer.kind === 'outbox')
+    api.route('/', devOutboxRoutes(deps.sql));
   api.route('/', catalogRoutes(deps));
   api.route('/', syncRoutes(deps));
   // Airline catalogue management, cart, checkout, orders, sales, reviews (issue 4).
@@ -141,20 +164,34 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
       // else (index.html, the service worker, the manifest) must be revalidated to see updates.
       if (c.res.ok) {
         const immutable = c.req.path.startsWith('/assets/');
-        c.res.headers.set('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        c.res.headers.set(
+          'Cache-Control',
+          immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       }
     });
     app.get('*', (c, next) => (isApi(c.req.path) ? next() : files(c, next)));
     app.get('*', (c, next) => (isApi(c.req.path) ? next() : shell(c, next)));
   }
-  app.notFound((c) => c.json({ code: ErrorCode.NotFound, message: `No route for ${c.req.method} ${c.req.path}` }, 404));
+  app.notFound((c) =>
+    c.json(
+      { code: ErrorCode.NotFound, message: `No route for ${c.req.method} ${c.req.path}` },
+      404,
+    ),
+  );
   app.onError((error, c) => {
     if (error instanceof AppError) {
-      return c.json({ code: error.code, message: error.message, details: error.details }, error.status);
+      return c.json(
+        { code: error.code, message: error.message, details: error.details },
+        error.status,
+      );
     }
     if (error instanceof HTTPException) {
       // Hono's own errors (e.g. malformed JSON from the validator) are client errors.
-      return c.json({ code: ErrorCode.BadRequest, message: error.message }, error.status === 500 ? 400 : error.status);
+      return c.json(
+        { code: ErrorCode.BadRequest, message: error.message },
+        error.status === 500 ? 400 : error.status,
+      );
     }
     deps.logger.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
     return c.json({ code: ErrorCode.Internal, message: 'Something went wrong!' }, 500);

@@ -24,17 +24,33 @@ const EnvSchema = z.object({
   APP_ORIGIN: z
     .string()
     .optional()
-    .transform((value) => (value ?? '').split(',').map((part) => part.trim()).filter(Boolean))
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url().transform((url) => new URL(url).origin))),
   /** Session lifetime in seconds (absolute): default 7 days, at most 400 days. */
-  SESSION_TTL: z.coerce.number().int().min(60).max(400 * 24 * 3600).default(7 * 24 * 3600),
+  SESSION_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(400 * 24 * 3600)
+    .default(7 * 24 * 3600),
   /** Take client addresses from X-Forwarded-For (only behind a proxy that sets it). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /** SMTP server for outgoing mail (nodemailer URL, smtp:// or smtps://); else the database outbox. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Skyport <no-reply@skyport.local>'),
   /** Firebase Authentication adapter: on when a project id is set. */
-  FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/).optional(),
+  FIREBASE_PROJECT_ID: z
+    .string()
+    .regex(/^[a-z0-9-]{4,40}$/)
+    .optional(),
   /** The key set Firebase ID tokens are checked against (Google's by default). */
   FIREBASE_JWKS_URL: z.string().url().optional(),
   // Payments (DESIGN §6): `test` is the built-in provider; `stripe` takes cards and `paypal`
@@ -64,23 +80,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid environment: ${keys.join('; ')}`);
   }
   const paymentProblems = checkPaymentConfig(parsed.data);
-  if (paymentProblems.length > 0) throw new Error(`Invalid environment: ${paymentProblems.join('; ')}`);
+  if (paymentProblems.length > 0)
+    throw new Error(`Invalid environment: ${paymentProblems.join('; ')}`);
   const identityProblems = checkIdentityConfig(parsed.data);
-  if (identityProblems.length > 0) throw new Error(`Invalid environment: ${identityProblems.join('; ')}`);
+  if (identityProblems.length > 0)
+    throw new Error(`Invalid environment: ${identityProblems.join('; ')}`);
   return parsed.data;
 }
 
 /** The payment keys that must come together; the test provider only outside production. */
 function checkPaymentConfig(config: Config): string[] {
   const problems: string[] = [];
-  if (config.PAYMENT_PROVIDER === 'test' && config.NODE_ENV === 'production' && config.ALLOW_TEST_PAYMENTS !== 'true') {
-    problems.push('PAYMENT_PROVIDER: the test payment provider is refused in production (set ALLOW_TEST_PAYMENTS=true to allow it)');
+  if (
+    config.PAYMENT_PROVIDER === 'test' &&
+    config.NODE_ENV === 'production' &&
+    config.ALLOW_TEST_PAYMENTS !== 'true'
+  ) {
+    problems.push(
+      'PAYMENT_PROVIDER: the test payment provider is refused in production (set ALLOW_TEST_PAYMENTS=true to allow it)',
+    );
   }
   if (config.PAYMENT_PROVIDER === 'stripe' && !config.STRIPE_SECRET_KEY) {
     problems.push('STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe');
   }
-  if (config.PAYMENT_PROVIDER === 'paypal' && !(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET)) {
-    problems.push('PAYPAL_CLIENT_ID: PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET are required when PAYMENT_PROVIDER=paypal');
+  if (
+    config.PAYMENT_PROVIDER === 'paypal' &&
+    !(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET)
+  ) {
+    problems.push(
+      'PAYPAL_CLIENT_ID: PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET are required when PAYMENT_PROVIDER=paypal',
+    );
   }
   return problems;
 }
@@ -89,7 +118,9 @@ function checkPaymentConfig(config: Config): string[] {
 function checkIdentityConfig(config: Config): string[] {
   const problems: string[] = [];
   if (config.NODE_ENV === 'production' && config.APP_ORIGIN.length === 0) {
-    problems.push('APP_ORIGIN: required in production (the public URL used in email links and the CSRF check)');
+    problems.push(
+      'APP_ORIGIN: required in production (the public URL used in email links and the CSRF check)',
+    );
   }
   if (config.FIREBASE_JWKS_URL && !config.FIREBASE_PROJECT_ID) {
     problems.push('FIREBASE_PROJECT_ID: required when FIREBASE_JWKS_URL is set');

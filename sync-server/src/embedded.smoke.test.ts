@@ -29,13 +29,17 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, cwd: path.resolve(import.meta.dirname, '..') });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env,
+    cwd: path.resolve(import.meta.dirname, '..'),
+  });
   server = child;
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       // The banner and the demo accounts may arrive in separate chunks: wait for the last account.
-      if (output.includes('Skyport is running') && output.includes('pending@skyport.test')) resolve();
+      if (output.includes('Skyport is running') && output.includes('pending@skyport.test'))
+        resolve();
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -76,7 +80,11 @@ function freePort(): Promise<number> {
     const probe = createServer();
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }

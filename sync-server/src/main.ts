@@ -29,7 +29,8 @@ const sql = createSql(databaseUrl);
 const applied = await migrate(sql);
 if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
-const embeddedAndEmpty = !config.DATABASE_URL && config.SEED_DEMO === 'auto' && !(await hasAnyUsers(sql));
+const embeddedAndEmpty =
+  !config.DATABASE_URL && config.SEED_DEMO === 'auto' && !(await hasAnyUsers(sql));
 if (config.SEED_DEMO === 'always' || embeddedAndEmpty) {
   const started = performance.now();
   const counts = await seedDemoData(sql);
@@ -39,7 +40,12 @@ if (config.SEED_DEMO === 'always' || embeddedAndEmpty) {
 const publicDir = path.resolve(repoRoot, config.PUBLIC_DIR ?? 'pwa/dist');
 if (!existsSync(publicDir)) logger.warn({ publicDir }, 'no built PWA found; serving the API only');
 const app = createApp(
-  { sql, logger, ...identityDepsFromConfig(config, sql), payments: createPaymentsFromConfig(config) },
+  {
+    sql,
+    logger,
+    ...identityDepsFromConfig(config, sql),
+    payments: createPaymentsFromConfig(config),
+  },
   { publicDir: existsSync(publicDir) ? publicDir : undefined },
 );
 
@@ -49,7 +55,9 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
   if (!config.DATABASE_URL) {
     console.log('Demo accounts:');
     for (const account of DEMO_ACCOUNTS) {
-      console.log(`  ${account.email.padEnd(24)} ${account.password.padEnd(14)} ${account.description}`);
+      console.log(
+        `  ${account.email.padEnd(24)} ${account.password.padEnd(14)} ${account.description}`,
+      );
     }
   }
 });

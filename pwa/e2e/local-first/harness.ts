@@ -19,7 +19,11 @@ import { catalogIndex$, catalogPage$ } from '../../src/features/catalog/data/cat
 import { warmCatalogIndex } from '../../src/features/catalog/data/catalogue-index.ts';
 import { addFavourite, favourites$ } from '../../src/features/favourites/data/favourites.ts';
 import { orders$ } from '../../src/features/orders/data/orders.ts';
-import { reviewDrafts$, saveReviewDraft, type ReviewInput } from '../../src/features/orders/data/review-drafts.ts';
+import {
+  reviewDrafts$,
+  saveReviewDraft,
+  type ReviewInput,
+} from '../../src/features/orders/data/review-drafts.ts';
 import type { SyncUser } from '../../src/sync/engine.ts';
 
 const SESSION_KEY = 'harness-session';
@@ -58,7 +62,9 @@ async function open(): Promise<LocalData> {
 }
 
 /** `?baseline` loads the page with the app's database shut (see `bareBaseline`). */
-const ready: Promise<LocalData> = new URLSearchParams(location.search).has('baseline') ? new Promise(() => {}) : open();
+const ready: Promise<LocalData> = new URLSearchParams(location.search).has('baseline')
+  ? new Promise(() => {})
+  : open();
 
 async function flightCount(): Promise<number> {
   const { db } = await ready;
@@ -111,7 +117,12 @@ const harness = {
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    return { medianMs: times[Math.floor(times.length / 2)] ?? 0, indexMs, total, flights: index.listed.length };
+    return {
+      medianMs: times[Math.floor(times.length / 2)] ?? 0,
+      indexMs,
+      total,
+      flights: index.listed.length,
+    };
   },
   async addToCart(flightId: string) {
     const data = await ready;
@@ -120,7 +131,10 @@ const harness = {
     return addFlightToCart(data, flight.toJSON() as Flight);
   },
   async cart() {
-    return (await firstValueFrom(cartLines$(await ready))).map((line) => ({ flightId: line.flightId, amount: line.amount }));
+    return (await firstValueFrom(cartLines$(await ready))).map((line) => ({
+      flightId: line.flightId,
+      amount: line.amount,
+    }));
   },
   async addFavourite(flightId: string) {
     const data = await ready;
@@ -132,7 +146,10 @@ const harness = {
     return (await firstValueFrom(favourites$(await ready))).map((favourite) => favourite.flightId);
   },
   async orders() {
-    return (await firstValueFrom(orders$(await ready))).map((order) => ({ id: order.id, reviewed: order.stocks.map((line) => line.review) }));
+    return (await firstValueFrom(orders$(await ready))).map((order) => ({
+      id: order.id,
+      reviewed: order.stocks.map((line) => line.review),
+    }));
   },
   async saveDraft(input: ReviewInput) {
     return saveReviewDraft(await ready, input);
@@ -151,7 +168,9 @@ const harness = {
     await firstValueFrom(query);
     arrivals.set(
       flightId,
-      firstValueFrom(query.pipe(filter((doc) => doc?.priceCents === priceCents))).then(() => Date.now()),
+      firstValueFrom(query.pipe(filter((doc) => doc?.priceCents === priceCents))).then(() =>
+        Date.now(),
+      ),
     );
   },
   async arrival(flightId: string): Promise<number> {
@@ -175,8 +194,13 @@ const harness = {
         params.set('revision', String(checkpoint.revision));
         params.set('id', checkpoint.id);
       }
-      const response = await fetch(`/api/sync/flights/pull?${params}`, { headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) } });
-      const body = (await response.json()) as { documents: unknown[]; checkpoint: ReplicationCheckpoint | null };
+      const response = await fetch(`/api/sync/flights/pull?${params}`, {
+        headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) },
+      });
+      const body = (await response.json()) as {
+        documents: unknown[];
+        checkpoint: ReplicationCheckpoint | null;
+      };
       docs.push(...body.documents);
       if (body.documents.length < BASELINE_BATCH || !body.checkpoint) break;
       checkpoint = body.checkpoint;
@@ -201,7 +225,9 @@ const harness = {
   },
   async firstFlightIds(count: number): Promise<string[]> {
     const data = await ready;
-    const docs = await data.db.collections.flights.find({ sort: [{ priceCents: 'asc' }, { id: 'asc' }], limit: count }).exec();
+    const docs = await data.db.collections.flights
+      .find({ sort: [{ priceCents: 'asc' }, { id: 'asc' }], limit: count })
+      .exec();
     return docs.map((doc) => doc.id);
   },
 };

@@ -20,7 +20,13 @@ const chromiumArgs = [
 export default defineConfig({
   testDir: '..',
   // The guest and customer journeys of issue 6 (other suites in e2e/ have their own configs).
-  testMatch: ['guest.spec.ts', 'customer.spec.ts', 'offline.spec.ts', 'theme-sync.spec.ts', 'screens.spec.ts'],
+  testMatch: [
+    'guest.spec.ts',
+    'customer.spec.ts',
+    'offline.spec.ts',
+    'theme-sync.spec.ts',
+    'screens.spec.ts',
+  ],
   outputDir: '../../test-results/e2e',
   fullyParallel: false,
   workers: 1,
@@ -30,13 +36,23 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://localhost:${port}`,
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: chromiumArgs,
+    },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     serviceWorkers: 'allow',
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, channel: undefined } },
+    {
+      name: 'desktop',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        channel: undefined,
+      },
+    },
     {
       name: 'phone',
       use: { ...devices['Pixel 7'], channel: undefined },

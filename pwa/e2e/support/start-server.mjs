@@ -14,13 +14,22 @@ const port = process.env.E2E_PORT ?? '8795';
 const serverUrl = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL) : undefined;
 const database = process.env.E2E_DATABASE ?? `skyport_e2e_pwa_${port}`;
 const psql = (sql) =>
-  execFileSync('psql', [serverUrl.toString().replace(/\/[^/]*$/, '/postgres'), '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: 'pipe' });
+  execFileSync(
+    'psql',
+    [serverUrl.toString().replace(/\/[^/]*$/, '/postgres'), '-v', 'ON_ERROR_STOP=1', '-c', sql],
+    { stdio: 'pipe' },
+  );
 
 if (!existsSync(path.join(repoRoot, 'pwa/dist/index.html'))) {
   console.error('pwa/dist is missing: run `pnpm --filter @skyport/pwa run build` first');
   process.exit(1);
 }
-const env = { ...process.env, SEED_DEMO: 'always', PORT: port, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+const env = {
+  ...process.env,
+  SEED_DEMO: 'always',
+  PORT: port,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+};
 let embeddedDir;
 if (serverUrl) {
   psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);

@@ -37,17 +37,35 @@ export interface RequestOptions<T> {
 
 function errorFrom(status: number, body: unknown): ApiError {
   if (body && typeof body === 'object') {
-    const { code, message, details } = body as { code?: unknown; message?: unknown; details?: unknown };
+    const { code, message, details } = body as {
+      code?: unknown;
+      message?: unknown;
+      details?: unknown;
+    };
     if (typeof message === 'string' && message.length > 0) {
-      return new ApiError(status, typeof code === 'string' ? code : `HTTP_${status}`, message, details);
+      return new ApiError(
+        status,
+        typeof code === 'string' ? code : `HTTP_${status}`,
+        message,
+        details,
+      );
     }
   }
   return new ApiError(status, `HTTP_${status}`, messages.somethingWentWrong);
 }
 
 /** Calls `/api{path}` on this origin with the session cookie; JSON in, JSON out. */
-export async function apiRequest<T = void>(path: string, options: RequestOptions<T> = {}): Promise<T> {
-  const { method = options.body === undefined ? 'GET' : 'POST', body, schema, signal, headers = {} } = options;
+export async function apiRequest<T = void>(
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<T> {
+  const {
+    method = options.body === undefined ? 'GET' : 'POST',
+    body,
+    schema,
+    signal,
+    headers = {},
+  } = options;
   let response: Response;
   try {
     response = await fetch(`/api${path}`, {
@@ -71,13 +89,20 @@ export async function apiRequest<T = void>(path: string, options: RequestOptions
     try {
       json = JSON.parse(text);
     } catch {
-      if (response.ok) throw new ApiError(response.status, 'BAD_RESPONSE', messages.somethingWentWrong);
+      if (response.ok)
+        throw new ApiError(response.status, 'BAD_RESPONSE', messages.somethingWentWrong);
     }
   }
   if (!response.ok) throw errorFrom(response.status, json);
   if (!schema) return undefined as T;
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError(response.status, 'BAD_RESPONSE', messages.somethingWentWrong, parsed.error.issues);
+  if (!parsed.success)
+    throw new ApiError(
+      response.status,
+      'BAD_RESPONSE',
+      messages.somethingWentWrong,
+      parsed.error.issues,
+    );
   return parsed.data;
 }
 
@@ -93,7 +118,10 @@ export function setApiNavigator(navigate: Navigate) {
  * Shows what an API failure means to the user: a 401 goes to the login page, anything else is a
  * toast with the server's message (which comes from the shared catalogue) or `fallback`.
  */
-export function reportApiError(error: unknown, fallback: string = messages.somethingWentWrong): void {
+export function reportApiError(
+  error: unknown,
+  fallback: string = messages.somethingWentWrong,
+): void {
   if (error instanceof DOMException && error.name === 'AbortError') return;
   if (error instanceof ApiError) {
     if (error.status === 401) {
@@ -107,6 +135,9 @@ export function reportApiError(error: unknown, fallback: string = messages.somet
 }
 
 /** The text of a failure, for forms that show it inline instead of as a toast. */
-export function errorMessage(error: unknown, fallback: string = messages.somethingWentWrong): string {
+export function errorMessage(
+  error: unknown,
+  fallback: string = messages.somethingWentWrong,
+): string {
   return error instanceof ApiError && error.message ? error.message : fallback;
 }

@@ -26,7 +26,13 @@ export const routes: RouteObject[] = [
     children: [
       // The landing page is part of the main chunk: no second round trip before the first screen.
       { index: true, Component: HomeRoute },
-      { path: 'ticket/:id', lazy: page(() => import('./routes/ticket.tsx'), (m) => m.TicketRoute) },
+      {
+        path: 'ticket/:id',
+        lazy: page(
+          () => import('./routes/ticket.tsx'),
+          (m) => m.TicketRoute,
+        ),
+      },
       { path: 'login', lazy: page(auth, (m) => m.LoginRoute) },
       { path: 'register', lazy: page(auth, (m) => m.RegisterRoute) },
       { path: 'verify-email', lazy: page(auth, (m) => m.VerifyEmailRoute) },
@@ -49,7 +55,13 @@ export const routes: RouteObject[] = [
       { path: 'airlineManagement', lazy: page(admin, (m) => m.AirlineManagementRoute) },
       { path: 'airlinePendingRequests', lazy: page(admin, (m) => m.AirlinePendingRequestsRoute) },
       { path: 'business', lazy: page(admin, (m) => m.BusinessRoute) },
-      { path: '*', lazy: page(() => import('./routes/not-found.tsx'), (m) => () => <m.NotFoundRoute />) },
+      {
+        path: '*',
+        lazy: page(
+          () => import('./routes/not-found.tsx'),
+          (m) => () => <m.NotFoundRoute />,
+        ),
+      },
     ],
   },
 ];

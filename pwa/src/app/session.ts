@@ -8,10 +8,14 @@ import { ApiError, apiRequest } from './api-client.ts';
  * `GET /api/auth/me` decides; the last answer is remembered on this device so that an offline
  * start still shows the customer's own local data (favourites, cart, orders).
  */
-export type SessionState = { status: 'loading'; user: null } | { status: 'ready'; user: User | null };
+export type SessionState =
+  { status: 'loading'; user: null } | { status: 'ready'; user: User | null };
 
 const CACHE_KEY = 'skyport:session-user';
-const MeResponseSchema = z.union([z.object({ user: UserSchema }).transform((body) => body.user), UserSchema]);
+const MeResponseSchema = z.union([
+  z.object({ user: UserSchema }).transform((body) => body.user),
+  UserSchema,
+]);
 
 let state: SessionState = { status: 'loading', user: null };
 const listeners = new Set<() => void>();
@@ -47,7 +51,11 @@ export function setSessionUser(user: User | null) {
   state = { status: 'ready', user };
   writeCachedUser(user);
   emit();
-  if (previous === undefined || previous?.id !== user?.id || previous?.emailVerified !== user?.emailVerified) {
+  if (
+    previous === undefined ||
+    previous?.id !== user?.id ||
+    previous?.emailVerified !== user?.emailVerified
+  ) {
     for (const listener of userListeners) listener(user);
   }
 }

@@ -1,5 +1,14 @@
-import { createLocalDatabase, type CreateDatabaseOptions, type SkyportDatabase } from '../db/database.ts';
-import { createSyncEngine, type SyncEngine, type SyncEngineOptions, type SyncUser } from '../sync/engine.ts';
+import {
+  createLocalDatabase,
+  type CreateDatabaseOptions,
+  type SkyportDatabase,
+} from '../db/database.ts';
+import {
+  createSyncEngine,
+  type SyncEngine,
+  type SyncEngineOptions,
+  type SyncUser,
+} from '../sync/engine.ts';
 import type { SyncTransport } from '../sync/http.ts';
 
 /**
@@ -22,7 +31,11 @@ export interface CreateLocalDataOptions {
 /** Opens the local database and starts replicating the public collections. */
 export async function createLocalData(options: CreateLocalDataOptions = {}): Promise<LocalData> {
   const db = await createLocalDatabase(options.database);
-  const engine = createSyncEngine({ db, transport: options.transport ?? { baseUrl: '/api' }, ...options.sync });
+  const engine = createSyncEngine({
+    db,
+    transport: options.transport ?? { baseUrl: '/api' },
+    ...options.sync,
+  });
   if (options.start !== false) engine.start();
   return { db, engine };
 }
@@ -37,7 +50,9 @@ export function followSession(
   subscribe: (listener: (user: SyncUser | null) => void) => () => void,
 ): () => void {
   return subscribe((user) => {
-    void data.engine.setUser(user ? { id: user.id, role: user.role, airlineId: user.airlineId } : null);
+    void data.engine.setUser(
+      user ? { id: user.id, role: user.role, airlineId: user.airlineId } : null,
+    );
   });
 }
 

@@ -9,7 +9,13 @@ import type { LocalDataSource } from './local-data-source.ts';
 const LocalDataContext = createContext<LocalDataSource | null>(null);
 
 /** Provides the local database and sync engine (created outside React) to the screens. */
-export function LocalDataProvider({ source, children }: { source: LocalDataSource; children: ReactNode }) {
+export function LocalDataProvider({
+  source,
+  children,
+}: {
+  source: LocalDataSource;
+  children: ReactNode;
+}) {
   return <LocalDataContext.Provider value={source}>{children}</LocalDataContext.Provider>;
 }
 
@@ -51,7 +57,11 @@ export function useSyncStatus(): SyncStatus {
   const data = useLocalDataIfOpen();
   const store = data?.engine.status;
   const subscribe = store?.subscribe ?? noSubscription;
-  return useSyncExternalStore(subscribe, store?.getSnapshot ?? startingStatus, store?.getSnapshot ?? startingStatus);
+  return useSyncExternalStore(
+    subscribe,
+    store?.getSnapshot ?? startingStatus,
+    store?.getSnapshot ?? startingStatus,
+  );
 }
 
 const noSubscription = () => () => {};

@@ -7,7 +7,11 @@ import type { Observable, Subscription } from 'rxjs';
  * result arrives asynchronously: `undefined` means "still loading"). The observable is created
  * once per `deps` and shared by every subscriber of this store.
  */
-export function useObservable<T, I = undefined>(create: () => Observable<T>, deps: readonly unknown[], initial?: I): T | I {
+export function useObservable<T, I = undefined>(
+  create: () => Observable<T>,
+  deps: readonly unknown[],
+  initial?: I,
+): T | I {
   const store = useMemo(() => {
     let value: T | I = initial as I;
     let subscription: Subscription | undefined;

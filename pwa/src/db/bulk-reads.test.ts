@@ -31,14 +31,23 @@ async function tables(rows: number) {
   plain.version(1).stores({ docs: 'id, n' });
   await plain.open();
   opened.push(withMiddleware, plain);
-  const stored: Row[] = Array.from({ length: rows }, (_, n) => ({ id: `k${String(n).padStart(5, '0')}`, n }));
+  const stored: Row[] = Array.from({ length: rows }, (_, n) => ({
+    id: `k${String(n).padStart(5, '0')}`,
+    n,
+  }));
   await plain.table<Row, string>('docs').bulkPut(stored);
-  return { fast: withMiddleware.table<Row, string>('docs'), plain: plain.table<Row, string>('docs') };
+  return {
+    fast: withMiddleware.table<Row, string>('docs'),
+    plain: plain.table<Row, string>('docs'),
+  };
 }
 
 /** Ids some of which are stored, some not, in no particular order, with a repeat. */
 function idsToRead(count: number, stored: number): string[] {
-  const ids = Array.from({ length: count }, (_, i) => `k${String((i * 7919) % (stored * 2 || 1)).padStart(5, '0')}`);
+  const ids = Array.from(
+    { length: count },
+    (_, i) => `k${String((i * 7919) % (stored * 2 || 1)).padStart(5, '0')}`,
+  );
   return [...ids, ids[0] ?? 'k00000', 'missing'];
 }
 

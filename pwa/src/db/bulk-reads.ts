@@ -1,4 +1,11 @@
-import type { DBCore, DBCoreGetManyRequest, DBCoreQuery, DBCoreTable, Dexie, Middleware } from 'dexie';
+import type {
+  DBCore,
+  DBCoreGetManyRequest,
+  DBCoreQuery,
+  DBCoreTable,
+  Dexie,
+  Middleware,
+} from 'dexie';
 
 /**
  * A Dexie middleware that makes RxDB's large reads by primary key cheap.
@@ -35,7 +42,11 @@ function withBulkReads(table: DBCoreTable): DBCoreTable {
       const stored = await table.count({ trans: request.trans, query: wholeTable });
       if (stored === 0) return request.keys.map(() => undefined);
       if (stored > request.keys.length * WHOLE_TABLE_FACTOR) return table.getMany(request);
-      const { result } = await table.query({ trans: request.trans, values: true, query: wholeTable });
+      const { result } = await table.query({
+        trans: request.trans,
+        values: true,
+        query: wholeTable,
+      });
       const byKey = new Map<unknown, unknown>(result.map((value) => [extractKey(value), value]));
       return request.keys.map((key) => byKey.get(key));
     },

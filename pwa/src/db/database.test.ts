@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, expect, test } from 'vitest';
 import { SYNC_COLLECTIONS, type FlightDoc } from '@skyport/shared';
-import { clearPersonalCollections, createLocalDatabase, PERSONAL_COLLECTIONS, type SkyportDatabase } from './database.ts';
+import {
+  clearPersonalCollections,
+  createLocalDatabase,
+  PERSONAL_COLLECTIONS,
+  type SkyportDatabase,
+} from './database.ts';
 import {
   clearFavouriteAttempts,
   readFavouriteAttempts,
@@ -21,7 +26,13 @@ afterEach(async () => {
 });
 
 function open(devMode = true) {
-  return createLocalDatabase({ name: `test-${randomUUID()}`, indexedDB, IDBKeyRange, devMode, multiInstance: false });
+  return createLocalDatabase({
+    name: `test-${randomUUID()}`,
+    indexedDB,
+    IDBKeyRange,
+    devMode,
+    multiInstance: false,
+  });
 }
 
 export function flightDoc(fields: Partial<FlightDoc> = {}): FlightDoc {
@@ -57,17 +68,33 @@ test('in development, a document that breaks the shared schema is refused', asyn
   db = await open(true);
   await db.collections.flights.insert(flightDoc());
   await expect(db.collections.flights.insert(flightDoc({ priceCents: -1 }))).rejects.toThrow();
-  await expect(db.collections.flights.insert({ ...flightDoc(), departureHour: '8h' })).rejects.toThrow();
+  await expect(
+    db.collections.flights.insert({ ...flightDoc(), departureHour: '8h' }),
+  ).rejects.toThrow();
 });
 
 test('nullable fields of the shared schemas are accepted', async () => {
   db = await open(true);
   const userId = randomUUID();
   await db.collections.reviewDrafts.insert({
-    id: randomUUID(), userId, orderId: randomUUID(), flightId: randomUUID(),
-    rating: null, name: '', comment: '', status: 'pending', reason: null,
+    id: randomUUID(),
+    userId,
+    orderId: randomUUID(),
+    flightId: randomUUID(),
+    rating: null,
+    name: '',
+    comment: '',
+    status: 'pending',
+    reason: null,
   });
-  await db.collections.orders.insert({ id: randomUUID(), userId, idpurchase: null, creationdate: null, priceCents: 100, stocks: [] });
+  await db.collections.orders.insert({
+    id: randomUUID(),
+    userId,
+    idpurchase: null,
+    creationdate: null,
+    priceCents: 100,
+    stocks: [],
+  });
   expect(await db.collections.reviewDrafts.count().exec()).toBe(1);
 });
 
@@ -77,15 +104,31 @@ test('clearing personal data empties the personal collections (tombstones too) a
   const flight = flightDoc();
   await db.collections.flights.insert(flight);
   await db.collections.cart.insert({
-    id: flight.id, userId, flightId: flight.id, airlineId: flight.airlineId, airlineName: 'Test Air', origin: 'Argentina',
-    destination: 'Chile', priceCents: 15000, logo: '', departureHour: '08:30', arrivalHour: '10:45', tickets: 10, amount: 2,
+    id: flight.id,
+    userId,
+    flightId: flight.id,
+    airlineId: flight.airlineId,
+    airlineName: 'Test Air',
+    origin: 'Argentina',
+    destination: 'Chile',
+    priceCents: 15000,
+    logo: '',
+    departureHour: '08:30',
+    arrivalHour: '10:45',
+    tickets: 10,
+    amount: 2,
   });
   await db.collections.preferences.insert({ id: userId, userId, theme: 'dark' });
-  const removed = await db.collections.preferences.insert({ id: randomUUID(), userId: randomUUID(), theme: 'light' });
+  const removed = await db.collections.preferences.insert({
+    id: randomUUID(),
+    userId: randomUUID(),
+    theme: 'light',
+  });
   await removed.remove();
 
   await clearPersonalCollections(db);
-  for (const name of PERSONAL_COLLECTIONS) expect(await db.collections[name].count().exec()).toBe(0);
+  for (const name of PERSONAL_COLLECTIONS)
+    expect(await db.collections[name].count().exec()).toBe(0);
   // Nothing stays in storage, not even the deleted documents.
   const ids = [flight.id, userId, removed.id];
   expect(await db.collections.cart.storageInstance.findDocumentsById(ids, true)).toEqual([]);
@@ -97,8 +140,17 @@ test('guest state stays on the device: cart, favourite attempts and theme', asyn
   db = await open(false);
   expect(await readGuestCart(db)).toEqual([]);
   const line = {
-    flightId: randomUUID(), airlineId: randomUUID(), airlineName: 'Test Air', origin: 'Argentina', destination: 'Chile',
-    priceCents: 100, logo: '', departureHour: '08:30', arrivalHour: '10:45', tickets: 3, amount: 1,
+    flightId: randomUUID(),
+    airlineId: randomUUID(),
+    airlineName: 'Test Air',
+    origin: 'Argentina',
+    destination: 'Chile',
+    priceCents: 100,
+    logo: '',
+    departureHour: '08:30',
+    arrivalHour: '10:45',
+    tickets: 3,
+    amount: 1,
   };
   await writeGuestCart(db, [line]);
   expect(await readGuestCart(db)).toEqual([line]);

@@ -1,4 +1,10 @@
-import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+import {
+  addRxPlugin,
+  createRxDatabase,
+  type RxCollection,
+  type RxDatabase,
+  type RxStorage,
+} from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import {
@@ -54,18 +60,22 @@ let localDocumentsAdded = false;
  * dev-mode loads a page from the internet, so they are loaded only in development builds
  * (dynamic imports that a production build drops).
  */
-async function storageFor(options: CreateDatabaseOptions, devMode: boolean): Promise<RxStorage<unknown, unknown>> {
+async function storageFor(
+  options: CreateDatabaseOptions,
+  devMode: boolean,
+): Promise<RxStorage<unknown, unknown>> {
   const dexie = getRxStorageDexie({
-    ...(options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange } : {}),
+    ...(options.indexedDB
+      ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
+      : {}),
     onCreate: useBulkReads,
   }) as RxStorage<unknown, unknown>;
   if (!import.meta.env.DEV) return dexie;
   // Dev-mode is global to the page once added, and then requires validation everywhere.
   if (!devMode && !devModeAdded) return dexie;
-  const [{ RxDBDevModePlugin, disableWarnings }, { wrappedValidateAjvStorage }] = await Promise.all([
-    import('rxdb/plugins/dev-mode'),
-    import('rxdb/plugins/validate-ajv'),
-  ]);
+  const [{ RxDBDevModePlugin, disableWarnings }, { wrappedValidateAjvStorage }] = await Promise.all(
+    [import('rxdb/plugins/dev-mode'), import('rxdb/plugins/validate-ajv')],
+  );
   if (!devModeAdded) {
     disableWarnings();
     addRxPlugin(RxDBDevModePlugin);
@@ -75,7 +85,9 @@ async function storageFor(options: CreateDatabaseOptions, devMode: boolean): Pro
 }
 
 /** Opens (or creates) the local database with every collection. */
-export async function createLocalDatabase(options: CreateDatabaseOptions = {}): Promise<SkyportDatabase> {
+export async function createLocalDatabase(
+  options: CreateDatabaseOptions = {},
+): Promise<SkyportDatabase> {
   // `import.meta.env.DEV` is a build-time constant: a production build drops dev-mode entirely.
   const devMode = import.meta.env.DEV && (options.devMode ?? true);
   if (!localDocumentsAdded) {
@@ -93,7 +105,9 @@ export async function createLocalDatabase(options: CreateDatabaseOptions = {}): 
     closeDuplicates: true,
   });
   await db.addCollections(
-    Object.fromEntries(SYNC_COLLECTIONS.map((name) => [name, { schema: rxSchemaOf(name) }])) as never,
+    Object.fromEntries(
+      SYNC_COLLECTIONS.map((name) => [name, { schema: rxSchemaOf(name) }]),
+    ) as never,
   );
   return db;
 }

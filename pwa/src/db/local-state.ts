@@ -20,7 +20,12 @@ const KEYS = {
   theme: 'theme',
 } as const;
 
-function watch<S extends z.ZodType>(db: SkyportDatabase, key: string, schema: S, fallback: z.output<S>): Observable<z.output<S>> {
+function watch<S extends z.ZodType>(
+  db: SkyportDatabase,
+  key: string,
+  schema: S,
+  fallback: z.output<S>,
+): Observable<z.output<S>> {
   return db.getLocal$<Record<string, unknown>>(key).pipe(
     map((doc) => {
       const parsed = schema.safeParse(doc?.toJSON().data);
@@ -29,7 +34,12 @@ function watch<S extends z.ZodType>(db: SkyportDatabase, key: string, schema: S,
   );
 }
 
-async function read<S extends z.ZodType>(db: SkyportDatabase, key: string, schema: S, fallback: z.output<S>): Promise<z.output<S>> {
+async function read<S extends z.ZodType>(
+  db: SkyportDatabase,
+  key: string,
+  schema: S,
+  fallback: z.output<S>,
+): Promise<z.output<S>> {
   const doc = await db.getLocal<Record<string, unknown>>(key);
   const parsed = schema.safeParse(doc?.toJSON().data);
   return parsed.success ? parsed.data : fallback;
@@ -38,26 +48,37 @@ async function read<S extends z.ZodType>(db: SkyportDatabase, key: string, schem
 const NO_LINES: CartLine[] = [];
 
 export function guestCart$(db: SkyportDatabase): Observable<CartLine[]> {
-  return watch(db, KEYS.guestCart, GuestCartSchema, { lines: NO_LINES }).pipe(map((state) => state.lines));
+  return watch(db, KEYS.guestCart, GuestCartSchema, { lines: NO_LINES }).pipe(
+    map((state) => state.lines),
+  );
 }
 
 export async function readGuestCart(db: SkyportDatabase): Promise<CartLine[]> {
   return (await read(db, KEYS.guestCart, GuestCartSchema, { lines: [] })).lines;
 }
 
-export async function writeGuestCart(db: SkyportDatabase, lines: readonly CartLine[]): Promise<void> {
+export async function writeGuestCart(
+  db: SkyportDatabase,
+  lines: readonly CartLine[],
+): Promise<void> {
   await db.upsertLocal(KEYS.guestCart, { lines: GuestCartSchema.shape.lines.parse(lines) });
 }
 
 export async function readFavouriteAttempts(db: SkyportDatabase): Promise<string[]> {
-  return (await read(db, KEYS.favouriteAttempts, FavouriteAttemptsSchema, { flightIds: [] })).flightIds;
+  return (await read(db, KEYS.favouriteAttempts, FavouriteAttemptsSchema, { flightIds: [] }))
+    .flightIds;
 }
 
 /** Remembers that a guest tried to save this flight; it is saved to favourites at login. */
-export async function rememberFavouriteAttempt(db: SkyportDatabase, flightId: string): Promise<void> {
+export async function rememberFavouriteAttempt(
+  db: SkyportDatabase,
+  flightId: string,
+): Promise<void> {
   const current = await readFavouriteAttempts(db);
   if (current.includes(flightId)) return;
-  await db.upsertLocal(KEYS.favouriteAttempts, { flightIds: [...current, IdSchema.parse(flightId)] });
+  await db.upsertLocal(KEYS.favouriteAttempts, {
+    flightIds: [...current, IdSchema.parse(flightId)],
+  });
 }
 
 export async function clearFavouriteAttempts(db: SkyportDatabase): Promise<void> {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { RxJsonSchema } from 'rxdb';
-import { SYNC_COLLECTIONS, SYNC_DOC_SCHEMAS, type SyncCollectionName, type SyncDoc } from '@skyport/shared';
+import {
+  SYNC_COLLECTIONS,
+  SYNC_DOC_SCHEMAS,
+  type SyncCollectionName,
+  type SyncDoc,
+} from '@skyport/shared';
 
 /**
  * The RxDB collection schemas, derived from the shared zod document schemas (the same ones the
@@ -17,7 +22,9 @@ import { SYNC_COLLECTIONS, SYNC_DOC_SCHEMAS, type SyncCollectionName, type SyncD
  * (measured in headless chromium: 10,000 puts take about twice as long with six indexes as with
  * none). Flights keep the index the airline's own catalogue reads.
  */
-export const COLLECTION_INDEXES: Readonly<Record<SyncCollectionName, readonly (readonly string[])[]>> = {
+export const COLLECTION_INDEXES: Readonly<
+  Record<SyncCollectionName, readonly (readonly string[])[]>
+> = {
   flights: [['airlineId', 'priceCents']],
   airlines: [['name', 'id']],
   reviews: [
@@ -37,7 +44,12 @@ const INDEXED_STRING_MAX = 200;
 /** The largest value an indexed number may take (times in ms, cents, stock). */
 const INDEXED_NUMBER_MAX = Number.MAX_SAFE_INTEGER;
 
-type JsonSchemaNode = Record<string, unknown> & { type?: unknown; anyOf?: JsonSchemaNode[]; properties?: Record<string, JsonSchemaNode>; items?: JsonSchemaNode };
+type JsonSchemaNode = Record<string, unknown> & {
+  type?: unknown;
+  anyOf?: JsonSchemaNode[];
+  properties?: Record<string, JsonSchemaNode>;
+  items?: JsonSchemaNode;
+};
 
 /**
  * zod writes `x | null` as `anyOf: [x, {type: "null"}]`; RxDB's validator (ajv in strict mode)
@@ -46,7 +58,11 @@ type JsonSchemaNode = Record<string, unknown> & { type?: unknown; anyOf?: JsonSc
 function simplifyNullable(node: JsonSchemaNode): JsonSchemaNode {
   let result: JsonSchemaNode = { ...node };
   const anyOf = node.anyOf;
-  if (Array.isArray(anyOf) && anyOf.length === 2 && anyOf.some((option) => option.type === 'null')) {
+  if (
+    Array.isArray(anyOf) &&
+    anyOf.length === 2 &&
+    anyOf.some((option) => option.type === 'null')
+  ) {
     const other = anyOf.find((option) => option.type !== 'null') ?? {};
     const { anyOf: _dropped, ...rest } = node;
     result = { ...rest, ...other, type: [other.type as string, 'null'] };
@@ -54,7 +70,9 @@ function simplifyNullable(node: JsonSchemaNode): JsonSchemaNode {
     if (Array.isArray(result.enum)) result.enum = [...(result.enum as unknown[]), null];
   }
   if (result.properties) {
-    result.properties = Object.fromEntries(Object.entries(result.properties).map(([key, value]) => [key, simplifyNullable(value)]));
+    result.properties = Object.fromEntries(
+      Object.entries(result.properties).map(([key, value]) => [key, simplifyNullable(value)]),
+    );
   }
   if (result.items) result.items = simplifyNullable(result.items);
   return result;
@@ -63,7 +81,10 @@ function simplifyNullable(node: JsonSchemaNode): JsonSchemaNode {
 /** The RxDB schema of a replicated collection. */
 export function rxSchemaOf<C extends SyncCollectionName>(collection: C): RxJsonSchema<SyncDoc<C>> {
   const json = simplifyNullable(
-    z.toJSONSchema(SYNC_DOC_SCHEMAS[collection], { target: 'draft-7', io: 'output' }) as JsonSchemaNode,
+    z.toJSONSchema(SYNC_DOC_SCHEMAS[collection], {
+      target: 'draft-7',
+      io: 'output',
+    }) as JsonSchemaNode,
   );
   const properties = { ...(json.properties ?? {}) };
   const indexes = COLLECTION_INDEXES[collection];
@@ -72,13 +93,19 @@ export function rxSchemaOf<C extends SyncCollectionName>(collection: C): RxJsonS
     const property = properties[field];
     if (!property) throw new Error(`${collection}: indexed field ${field} is not in the schema`);
     if (property.type === 'string') {
-      properties[field] = { ...property, maxLength: Math.min(Number(property.maxLength ?? INDEXED_STRING_MAX), INDEXED_STRING_MAX) };
+      properties[field] = {
+        ...property,
+        maxLength: Math.min(Number(property.maxLength ?? INDEXED_STRING_MAX), INDEXED_STRING_MAX),
+      };
     } else if (property.type === 'integer' || property.type === 'number') {
       properties[field] = {
         ...property,
         type: 'number',
         minimum: typeof property.minimum === 'number' ? property.minimum : Number.MIN_SAFE_INTEGER,
-        maximum: typeof property.maximum === 'number' ? Math.min(property.maximum, INDEXED_NUMBER_MAX) : INDEXED_NUMBER_MAX,
+        maximum:
+          typeof property.maximum === 'number'
+            ? Math.min(property.maximum, INDEXED_NUMBER_MAX)
+            : INDEXED_NUMBER_MAX,
         multipleOf: 1,
       };
     }

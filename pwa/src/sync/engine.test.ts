@@ -9,7 +9,11 @@ import type { LocalData } from '../data/local-data.ts';
 import { addFlightToCart, cartLines$, removeLine } from '../features/cart/data/cart.ts';
 import { addFavourite, favourites$ } from '../features/favourites/data/favourites.ts';
 import { orders$ } from '../features/orders/data/orders.ts';
-import { reviewDrafts$, reviewDraftKey, saveReviewDraft } from '../features/orders/data/review-drafts.ts';
+import {
+  reviewDrafts$,
+  reviewDraftKey,
+  saveReviewDraft,
+} from '../features/orders/data/review-drafts.ts';
 import { sales$ } from '../features/sales/data/sales.ts';
 import { setTheme } from '../features/preferences/data/theme.ts';
 import { createSyncEngine, type SyncEngine, type SyncUser } from './engine.ts';
@@ -66,7 +70,11 @@ function phase$(): Observable<string> {
 }
 
 /** Waits until a live query's value passes `predicate`. */
-function until<T>(source: Observable<T>, predicate: (value: T) => boolean, ms = 10_000): Promise<T> {
+function until<T>(
+  source: Observable<T>,
+  predicate: (value: T) => boolean,
+  ms = 10_000,
+): Promise<T> {
   return firstValueFrom(source.pipe(filter(predicate), timeout(ms)));
 }
 
@@ -82,10 +90,20 @@ async function localFlight(id: string): Promise<Flight> {
 
 beforeAll(async () => {
   server = await startTestServer({ flights: 30 });
-  db = await createLocalDatabase({ name: `engine-${randomUUID()}`, indexedDB, IDBKeyRange, devMode: true, multiInstance: false });
+  db = await createLocalDatabase({
+    name: `engine-${randomUUID()}`,
+    indexedDB,
+    IDBKeyRange,
+    devMode: true,
+    multiInstance: false,
+  });
   engine = createSyncEngine({
     db,
-    transport: { baseUrl: `${server.url}/api`, fetch: switchableFetch, headers: (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {}) },
+    transport: {
+      baseUrl: `${server.url}/api`,
+      fetch: switchableFetch,
+      headers: (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     retry: { baseMs: 100, maxMs: 1000 },
     onlineEvents: online$,
     initiallyOnline: true,
@@ -121,12 +139,29 @@ test("at login the guest's cart is merged into the customer's, and favourite att
   // The customer already has one ticket of the first flight in their cart (another device).
   const customer = server.actors.customer;
   const saved = {
-    ...(await localFlight(first)), id: first, userId: customer.id, flightId: first, amount: 1, _deleted: false,
+    ...(await localFlight(first)),
+    id: first,
+    userId: customer.id,
+    flightId: first,
+    amount: 1,
+    _deleted: false,
   };
-  const { id: _id, departureDate: _d, arrivalDate: _a, durationEstimated: _e, description: _s, createdAt: _c, ...line } = saved as Record<string, unknown>;
+  const {
+    id: _id,
+    departureDate: _d,
+    arrivalDate: _a,
+    durationEstimated: _e,
+    description: _s,
+    createdAt: _c,
+    ...line
+  } = saved as Record<string, unknown>;
   const seeded = await fetch(`${server.url}/api/sync/cart/push`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${customer.token}`, 'x-skyport-sync-version': '1' },
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${customer.token}`,
+      'x-skyport-sync-version': '1',
+    },
     body: JSON.stringify({ rows: [{ newDocumentState: { ...line, id: first } }] }),
   });
   expect(seeded.status).toBe(200);
@@ -135,23 +170,49 @@ test("at login the guest's cart is merged into the customer's, and favourite att
   expect(await addFlightToCart(data, await localFlight(first))).toMatchObject({ ok: true });
   expect(await addFlightToCart(data, await localFlight(first))).toMatchObject({ ok: true });
   expect(await addFlightToCart(data, await localFlight(second))).toMatchObject({ ok: true });
-  expect(await addFavourite(data, await localFlight(third))).toEqual({ ok: false, message: messages.loginToSaveFavourites });
+  expect(await addFavourite(data, await localFlight(third))).toEqual({
+    ok: false,
+    message: messages.loginToSaveFavourites,
+  });
   await setTheme(data, 'dark');
-  expect((await readGuestCart(db)).map((l) => [l.flightId, l.amount])).toEqual([[first, 2], [second, 1]]);
+  expect((await readGuestCart(db)).map((l) => [l.flightId, l.amount])).toEqual([
+    [first, 2],
+    [second, 1],
+  ]);
 
   await signIn(customer);
   await engine.awaitInSync();
 
   expect(await readGuestCart(db)).toEqual([]);
   const lines = await firstValueFrom(cartLines$(data));
-  expect(lines.map((l) => [l.flightId, l.amount]).sort()).toEqual([[first, 3], [second, 1]].sort());
-  const serverCart = await rows<{ user_id: string; flight_id: string; amount: number; deleted: boolean }>('cart_lines');
-  expect(serverCart.filter((r) => r.user_id === customer.id && !r.deleted).map((r) => [r.flight_id, r.amount]).sort()).toEqual(
-    [[first, 3], [second, 1]].sort(),
+  expect(lines.map((l) => [l.flightId, l.amount]).sort()).toEqual(
+    [
+      [first, 3],
+      [second, 1],
+    ].sort(),
+  );
+  const serverCart = await rows<{
+    user_id: string;
+    flight_id: string;
+    amount: number;
+    deleted: boolean;
+  }>('cart_lines');
+  expect(
+    serverCart
+      .filter((r) => r.user_id === customer.id && !r.deleted)
+      .map((r) => [r.flight_id, r.amount])
+      .sort(),
+  ).toEqual(
+    [
+      [first, 3],
+      [second, 1],
+    ].sort(),
   );
   const favourites = await firstValueFrom(favourites$(data));
   expect(favourites.map((f) => f.flightId)).toEqual([third]);
-  expect(await rows('favourites')).toEqual([{ user_id: customer.id, flight_id: third, deleted: false }]);
+  expect(await rows('favourites')).toEqual([
+    { user_id: customer.id, flight_id: third, deleted: false },
+  ]);
   expect(await rows('preferences')).toEqual([{ user_id: customer.id, theme: 'dark' }]);
 });
 
@@ -163,19 +224,31 @@ test("a customer's changes sync, and a server-side change to the cart's flight r
   expect(serverCart.find((r) => r.flight_id === second)?.deleted).toBe(true);
 
   await server.control('POST', `/__test/flights/${first}`, { tickets: 2 });
-  const lines = await until(cartLines$(data), (current) => current.find((l) => l.flightId === first)?.tickets === 2);
+  const lines = await until(
+    cartLines$(data),
+    (current) => current.find((l) => l.flightId === first)?.tickets === 2,
+  );
   expect(lines.find((l) => l.flightId === first)?.amount).toBe(3);
 });
 
 test('a review written offline is kept, pushed when back online, and becomes a review', async () => {
   const customer = server.actors.customer;
   const flightId = server.flightIds[5]!;
-  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', { userId: customer.id, flightIds: [flightId] });
+  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', {
+    userId: customer.id,
+    flightIds: [flightId],
+  });
   await until(orders$(data), (orders) => orders.some((order) => order.id === orderId));
 
   setOnline(false);
   await until(phase$(), (phase) => phase === 'offline');
-  const saved = await saveReviewDraft(data, { orderId, flightId, rating: 5, name: 'Carla', comment: 'Written on a plane' });
+  const saved = await saveReviewDraft(data, {
+    orderId,
+    flightId,
+    rating: 5,
+    name: 'Carla',
+    comment: 'Written on a plane',
+  });
   expect(saved.ok).toBe(true);
   const key = reviewDraftKey(orderId, flightId);
   expect((await firstValueFrom(reviewDrafts$(data))).get(key)?.status).toBe('pending');
@@ -185,8 +258,18 @@ test('a review written offline is kept, pushed when back online, and becomes a r
   setOnline(true);
   const drafts = await until(reviewDrafts$(data), (map) => map.get(key)?.status === 'accepted');
   expect(drafts.get(key)?.reason).toBeNull();
-  expect(await rows('reviews')).toEqual([expect.objectContaining({ order_id: orderId, flight_id: flightId, rating: 5, comment: 'Written on a plane' })]);
-  const orders = await until(orders$(data), (list) => list.find((o) => o.id === orderId)?.stocks[0]?.review === true);
+  expect(await rows('reviews')).toEqual([
+    expect.objectContaining({
+      order_id: orderId,
+      flight_id: flightId,
+      rating: 5,
+      comment: 'Written on a plane',
+    }),
+  ]);
+  const orders = await until(
+    orders$(data),
+    (list) => list.find((o) => o.id === orderId)?.stocks[0]?.review === true,
+  );
   expect(orders.find((o) => o.id === orderId)?.stocks.every((l) => l.review)).toBe(true);
   await until(
     db.collections.reviews.find({ selector: { flightId } }).$.pipe(map((docs) => docs.length)),
@@ -197,16 +280,29 @@ test('a review written offline is kept, pushed when back online, and becomes a r
 test('an invalid review draft comes back rejected with the reason', async () => {
   const customer = server.actors.customer;
   const flightId = server.flightIds[6]!;
-  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', { userId: customer.id, flightIds: [flightId] });
+  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', {
+    userId: customer.id,
+    flightIds: [flightId],
+  });
   await until(orders$(data), (orders) => orders.some((order) => order.id === orderId));
-  await saveReviewDraft(data, { orderId, flightId, rating: null, name: 'Carla', comment: 'No stars' });
-  const drafts = await until(reviewDrafts$(data), (map) => map.get(reviewDraftKey(orderId, flightId))?.status === 'rejected');
+  await saveReviewDraft(data, {
+    orderId,
+    flightId,
+    rating: null,
+    name: 'Carla',
+    comment: 'No stars',
+  });
+  const drafts = await until(
+    reviewDrafts$(data),
+    (map) => map.get(reviewDraftKey(orderId, flightId))?.status === 'rejected',
+  );
   expect(drafts.get(reviewDraftKey(orderId, flightId))?.reason).toBe(messages.enterARating);
 });
 
 test('logout clears the personal data; the next customer sees nothing of the last', async () => {
   await signIn(null);
-  for (const name of PERSONAL_COLLECTIONS) expect(await db.collections[name].count().exec()).toBe(0);
+  for (const name of PERSONAL_COLLECTIONS)
+    expect(await db.collections[name].count().exec()).toBe(0);
   expect(await firstValueFrom(cartLines$(data))).toEqual([]);
   // The catalogue stays.
   expect(await db.collections.flights.count().exec()).toBe(29);
@@ -223,11 +319,26 @@ test('a change the server refuses is rolled back locally and reported', async ()
   const unknownFlight = randomUUID();
   const flight = await localFlight(server.flightIds[7]!);
   await db.collections.cart.insert({
-    id: unknownFlight, userId, flightId: unknownFlight, airlineId: flight.airlineId, airlineName: 'x', origin: 'Argentina',
-    destination: 'Chile', priceCents: 100, logo: '', departureHour: '08:30', arrivalHour: '10:45', tickets: 1, amount: 1,
+    id: unknownFlight,
+    userId,
+    flightId: unknownFlight,
+    airlineId: flight.airlineId,
+    airlineName: 'x',
+    origin: 'Argentina',
+    destination: 'Chile',
+    priceCents: 100,
+    logo: '',
+    departureHour: '08:30',
+    arrivalHour: '10:45',
+    tickets: 1,
+    amount: 1,
   });
   await until(db.collections.cart.findOne(unknownFlight).$, (doc) => doc === null);
-  expect(engine.status.getSnapshot().rejected).toContainEqual({ collection: 'cart', id: unknownFlight, message: 'Unknown flight' });
+  expect(engine.status.getSnapshot().rejected).toContainEqual({
+    collection: 'cart',
+    id: unknownFlight,
+    message: 'Unknown flight',
+  });
   // The queue is not blocked: a valid change after it still syncs.
   expect(await addFlightToCart(data, flight)).toMatchObject({ ok: true });
   await engine.awaitInSync();
@@ -237,10 +348,17 @@ test('a change the server refuses is rolled back locally and reported', async ()
 
 test('an approved airline replicates its own sales', async () => {
   const airline = server.actors.airline;
-  const { flightIds } = await server.control<{ flightIds: string[] }>('POST', '/__test/flights', { count: 1, airlineId: airline.airlineId });
+  const { flightIds } = await server.control<{ flightIds: string[] }>('POST', '/__test/flights', {
+    count: 1,
+    airlineId: airline.airlineId,
+  });
   await server.control('POST', '/__test/orders', { userId: server.actors.customer.id, flightIds });
   await signIn(airline, 'airline');
   const sales = await until(sales$(data), (list) => list.length === 1);
-  expect(sales[0]).toMatchObject({ airlineId: airline.airlineId, idFlight: flightIds[0], amount: 1 });
+  expect(sales[0]).toMatchObject({
+    airlineId: airline.airlineId,
+    idFlight: flightIds[0],
+    amount: 1,
+  });
   expect(await db.collections.cart.count().exec()).toBe(0);
 });

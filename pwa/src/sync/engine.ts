@@ -1,4 +1,14 @@
-import { BehaviorSubject, Subscription, filter, firstValueFrom, fromEvent, map, merge, timer, type Observable } from 'rxjs';
+import {
+  BehaviorSubject,
+  Subscription,
+  filter,
+  firstValueFrom,
+  fromEvent,
+  map,
+  merge,
+  timer,
+  type Observable,
+} from 'rxjs';
 import {
   SYNC_COLLECTION_INFO,
   ReplicationCheckpointSchema,
@@ -21,7 +31,12 @@ import {
   writeLocalTheme,
 } from '../db/local-state.ts';
 import type { SyncTransport } from './http.ts';
-import { DEFAULT_RETRY, startCollectionReplication, type CollectionReplication, type RetryPolicy } from './replication.ts';
+import {
+  DEFAULT_RETRY,
+  startCollectionReplication,
+  type CollectionReplication,
+  type RetryPolicy,
+} from './replication.ts';
 import { serverSentEvents } from './sse.ts';
 import { createSyncStatusStore, type SyncStatusStore } from './status.ts';
 
@@ -75,7 +90,13 @@ export interface SyncEngine {
 }
 
 const PUBLIC_COLLECTIONS: readonly SyncCollectionName[] = ['flights', 'airlines', 'reviews'];
-const CUSTOMER_COLLECTIONS: readonly SyncCollectionName[] = ['favourites', 'cart', 'preferences', 'reviewDrafts', 'orders'];
+const CUSTOMER_COLLECTIONS: readonly SyncCollectionName[] = [
+  'favourites',
+  'cart',
+  'preferences',
+  'reviewDrafts',
+  'orders',
+];
 const AIRLINE_COLLECTIONS: readonly SyncCollectionName[] = ['sales'];
 
 const ChangesEventSchema = z.object({
@@ -85,8 +106,12 @@ const ChangesEventSchema = z.object({
 });
 
 function browserOnlineEvents(): Observable<boolean> | undefined {
-  if (typeof window === 'undefined' || typeof window.addEventListener !== 'function') return undefined;
-  return merge(fromEvent(window, 'online').pipe(map(() => true)), fromEvent(window, 'offline').pipe(map(() => false)));
+  if (typeof window === 'undefined' || typeof window.addEventListener !== 'function')
+    return undefined;
+  return merge(
+    fromEvent(window, 'online').pipe(map(() => true)),
+    fromEvent(window, 'offline').pipe(map(() => false)),
+  );
 }
 
 function personalCollectionsOf(user: SyncUser | null): readonly SyncCollectionName[] {
@@ -97,17 +122,23 @@ function personalCollectionsOf(user: SyncUser | null): readonly SyncCollectionNa
 }
 
 function partitionOf(user: SyncUser, collection: SyncCollectionName): string {
-  return SYNC_COLLECTION_INFO[collection].partition === 'airline' ? (user.airlineId ?? '') : user.id;
+  return SYNC_COLLECTION_INFO[collection].partition === 'airline'
+    ? (user.airlineId ?? '')
+    : user.id;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  return Promise.race([promise, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms))]);
+  return Promise.race([
+    promise,
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms)),
+  ]);
 }
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { db, transport } = options;
   const retry = options.retry ?? DEFAULT_RETRY;
-  const initiallyOnline = options.initiallyOnline ?? (typeof navigator === 'undefined' ? true : navigator.onLine);
+  const initiallyOnline =
+    options.initiallyOnline ?? (typeof navigator === 'undefined' ? true : navigator.onLine);
   const status = createSyncStatusStore(initiallyOnline);
   const user$ = new BehaviorSubject<SyncUser | null>(null);
   const replications = new Map<SyncCollectionName, CollectionReplication>();
@@ -120,7 +151,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let reconnectNow: (() => void) | undefined;
 
   function startReplication(collection: SyncCollectionName, partition: string | null) {
-    const replication = startCollectionReplication(db, collection, { transport, status, retry, partition });
+    const replication = startCollectionReplication(db, collection, {
+      transport,
+      status,
+      retry,
+      partition,
+    });
     replications.set(collection, replication);
   }
 
@@ -130,35 +166,40 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     streamSubscription = undefined;
     if (stopped || replications.size === 0) return;
     const names = [...replications.keys()].sort().join(',');
-    streamSubscription = serverSentEvents(transport, `/sync/stream?collections=${names}`).subscribe({
-      next(event) {
-        if (event.event === 'resync') {
-          streamFailures = 0;
-          status.reportSuccess('stream');
-          for (const replication of replications.values()) replication.stream.next('RESYNC');
-          return;
-        }
-        if (event.event !== 'changes') return;
-        const parsed = ChangesEventSchema.safeParse(JSON.parse(event.data));
-        if (!parsed.success) return;
-        const replication = replications.get(parsed.data.collection);
-        replication?.stream.next({ documents: parsed.data.documents as never, checkpoint: parsed.data.checkpoint });
+    streamSubscription = serverSentEvents(transport, `/sync/stream?collections=${names}`).subscribe(
+      {
+        next(event) {
+          if (event.event === 'resync') {
+            streamFailures = 0;
+            status.reportSuccess('stream');
+            for (const replication of replications.values()) replication.stream.next('RESYNC');
+            return;
+          }
+          if (event.event !== 'changes') return;
+          const parsed = ChangesEventSchema.safeParse(JSON.parse(event.data));
+          if (!parsed.success) return;
+          const replication = replications.get(parsed.data.collection);
+          replication?.stream.next({
+            documents: parsed.data.documents as never,
+            checkpoint: parsed.data.checkpoint,
+          });
+        },
+        error(error: unknown) {
+          streamFailures += 1;
+          status.reportError('stream', {
+            message: error instanceof Error ? error.message : String(error),
+            offline: (error as { offline?: boolean }).offline ?? false,
+            updateRequired: (error as { updateRequired?: boolean }).updateRequired ?? false,
+          });
+          const wait = Math.min(retry.maxMs, retry.baseMs * 2 ** Math.min(streamFailures - 1, 20));
+          const retryTimer = timer(wait).subscribe(() => connectStream());
+          reconnectNow = () => {
+            retryTimer.unsubscribe();
+            connectStream();
+          };
+        },
       },
-      error(error: unknown) {
-        streamFailures += 1;
-        status.reportError('stream', {
-          message: error instanceof Error ? error.message : String(error),
-          offline: (error as { offline?: boolean }).offline ?? false,
-          updateRequired: (error as { updateRequired?: boolean }).updateRequired ?? false,
-        });
-        const wait = Math.min(retry.maxMs, retry.baseMs * 2 ** Math.min(streamFailures - 1, 20));
-        const retryTimer = timer(wait).subscribe(() => connectStream());
-        reconnectNow = () => {
-          retryTimer.unsubscribe();
-          connectStream();
-        };
-      },
-    });
+    );
   }
 
   async function stopPersonal(previous: SyncUser) {
@@ -182,7 +223,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function mergeGuestData(user: SyncUser) {
     const initialPull = options.initialPullTimeoutMs ?? 10_000;
     await withTimeout(
-      Promise.all(['cart', 'favourites', 'preferences'].map((name) => replications.get(name as SyncCollectionName)?.state.awaitInitialReplication())),
+      Promise.all(
+        ['cart', 'favourites', 'preferences'].map((name) =>
+          replications.get(name as SyncCollectionName)?.state.awaitInitialReplication(),
+        ),
+      ),
       initialPull,
     );
 
@@ -190,13 +235,18 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (guestLines.length > 0) {
       const savedDocs = await db.collections.cart.find().exec();
       const saved = savedDocs.map((doc) => doc.toMutableJSON() as CartDoc);
-      const merged = mergeCartLines(saved, guestLines.map((line) => ({ ...line, id: line.flightId, userId: user.id })));
+      const merged = mergeCartLines(
+        saved,
+        guestLines.map((line) => ({ ...line, id: line.flightId, userId: user.id })),
+      );
       const changed = merged.filter((line) => {
         const before = saved.find((s) => s.flightId === line.flightId);
         return !before || before.amount !== line.amount;
       });
       if (changed.length > 0) {
-        await db.collections.cart.bulkUpsert(changed.map((line) => ({ ...line, id: line.flightId, userId: user.id })));
+        await db.collections.cart.bulkUpsert(
+          changed.map((line) => ({ ...line, id: line.flightId, userId: user.id })),
+        );
       }
       await writeGuestCart(db, []);
     }
@@ -209,7 +259,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       for (const flightId of attempts) {
         const flight = flights.get(flightId);
         if (!flight || existing.has(flightId)) continue;
-        toSave.push({ ...favouriteFromFlight(flight.toJSON() as never, Date.now()), id: flightId, userId: user.id });
+        toSave.push({
+          ...favouriteFromFlight(flight.toJSON() as never, Date.now()),
+          id: flightId,
+          userId: user.id,
+        });
       }
       if (toSave.length > 0) await db.collections.favourites.bulkInsert(toSave);
       await clearFavouriteAttempts(db);
@@ -220,19 +274,23 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await writeLocalTheme(db, accountPreferences.theme);
     } else {
       const theme = await readLocalTheme(db);
-      if (theme !== 'system') await db.collections.preferences.insert({ id: user.id, userId: user.id, theme });
+      if (theme !== 'system')
+        await db.collections.preferences.insert({ id: user.id, userId: user.id, theme });
     }
   }
 
   async function switchUser(next: SyncUser | null) {
     const previous = user$.value;
     const same =
-      previous?.id === next?.id && previous?.role === next?.role && previous?.airlineId === next?.airlineId;
+      previous?.id === next?.id &&
+      previous?.role === next?.role &&
+      previous?.airlineId === next?.airlineId;
     if (same) return;
     if (previous) await stopPersonal(previous);
     user$.next(next);
     if (next) {
-      for (const collection of personalCollectionsOf(next)) startReplication(collection, partitionOf(next, collection));
+      for (const collection of personalCollectionsOf(next))
+        startReplication(collection, partitionOf(next, collection));
     }
     if (started) connectStream();
     if (next?.role === 'customer') await mergeGuestData(next);
@@ -272,7 +330,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     },
     async awaitInSync() {
       await queue;
-      await Promise.all([...replications.values()].map((replication) => replication.state.awaitInSync()));
+      await Promise.all(
+        [...replications.values()].map((replication) => replication.state.awaitInSync()),
+      );
     },
     async stop() {
       stopped = true;

@@ -83,7 +83,12 @@ export async function syncRequest(
   }
   if (!response.ok) {
     const error = (body ?? {}) as { code?: string; message?: string; details?: unknown };
-    throw new SyncHttpError(response.status, error.message ?? response.statusText, error.code, error.details);
+    throw new SyncHttpError(
+      response.status,
+      error.message ?? response.statusText,
+      error.code,
+      error.details,
+    );
   }
   return body;
 }

@@ -71,7 +71,9 @@ export function startCollectionReplication(
 ): CollectionReplication {
   const { transport, status } = context;
   const retry = context.retry ?? DEFAULT_RETRY;
-  const stream = new Subject<RxReplicationPullStreamItem<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>>();
+  const stream = new Subject<
+    RxReplicationPullStreamItem<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>
+  >();
   let failures = 0;
   const responseSchema = pullResponseSchema(collection);
   const conflictsSchema = pushResponseSchema(collection);
@@ -93,14 +95,21 @@ export function startCollectionReplication(
   };
 
   async function pushRows(rows: Row[]): Promise<Doc[]> {
-    const body = await syncRequest(transport, `/sync/${collection}/push`, { method: 'POST', body: { rows } });
+    const body = await syncRequest(transport, `/sync/${collection}/push`, {
+      method: 'POST',
+      body: { rows },
+    });
     return conflictsSchema.parse(body) as Doc[];
   }
 
   /** The local document goes back to the server's state (or away, if the server never had it). */
   function rollback(row: Row, error: SyncHttpError): Doc {
     const doc = row.newDocumentState as Doc;
-    status.reportRejected({ collection, id: String((doc as { id: string }).id), message: error.message });
+    status.reportRejected({
+      collection,
+      id: String((doc as { id: string }).id),
+      message: error.message,
+    });
     return (row.assumedMasterState as Doc | undefined) ?? { ...doc, _deleted: true };
   }
 
@@ -122,7 +131,9 @@ export function startCollectionReplication(
           params.set('id', checkpoint.id);
         }
         try {
-          const body = responseSchema.parse(await syncRequest(transport, `/sync/${collection}/pull?${params}`));
+          const body = responseSchema.parse(
+            await syncRequest(transport, `/sync/${collection}/pull?${params}`),
+          );
           succeeded();
           return { documents: body.documents as Doc[], checkpoint: body.checkpoint ?? checkpoint };
         } catch (error) {

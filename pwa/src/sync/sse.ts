@@ -12,7 +12,10 @@ export interface ServerSentEvent {
  * Bearer token). The observable errors when the connection fails or ends, so that the caller
  * decides when to reconnect; unsubscribing closes the connection.
  */
-export function serverSentEvents(transport: SyncTransport, path: string): Observable<ServerSentEvent> {
+export function serverSentEvents(
+  transport: SyncTransport,
+  path: string,
+): Observable<ServerSentEvent> {
   return new Observable<ServerSentEvent>((subscriber) => {
     const controller = new AbortController();
     const doFetch = transport.fetch ?? globalThis.fetch.bind(globalThis);
@@ -26,7 +29,8 @@ export function serverSentEvents(transport: SyncTransport, path: string): Observ
           signal: controller.signal,
         });
       } catch {
-        if (!controller.signal.aborted) subscriber.error(new SyncHttpError(0, 'The server cannot be reached'));
+        if (!controller.signal.aborted)
+          subscriber.error(new SyncHttpError(0, 'The server cannot be reached'));
         return;
       }
       if (!response.ok || !response.body) {
@@ -58,9 +62,11 @@ export function serverSentEvents(transport: SyncTransport, path: string): Observ
             if (event) subscriber.next(event);
           }
         }
-        if (!controller.signal.aborted) subscriber.error(new SyncHttpError(0, 'The live connection ended'));
+        if (!controller.signal.aborted)
+          subscriber.error(new SyncHttpError(0, 'The live connection ended'));
       } catch {
-        if (!controller.signal.aborted) subscriber.error(new SyncHttpError(0, 'The live connection was lost'));
+        if (!controller.signal.aborted)
+          subscriber.error(new SyncHttpError(0, 'The live connection was lost'));
       }
     })();
     return () => controller.abort();

@@ -33,7 +33,10 @@ export interface SyncStatusStore {
   setActive(collection: string, active: boolean): void;
   /** A request of this collection succeeded: its error is cleared and the server is reachable. */
   reportSuccess(collection: string): void;
-  reportError(collection: string, error: { message: string; offline?: boolean; updateRequired?: boolean }): void;
+  reportError(
+    collection: string,
+    error: { message: string; offline?: boolean; updateRequired?: boolean },
+  ): void;
   reportRejected(change: RejectedChange): void;
   setBrowserOnline(online: boolean): void;
   /** Forgets a collection (its replication stopped). */

@@ -21,7 +21,17 @@ export interface TestServer {
   url: string;
   airlineId: string;
   flightIds: string[];
-  actors: Record<'guest' | 'customer' | 'unverifiedCustomer' | 'airline' | 'otherAirline' | 'superAdmin' | 'pendingAirline' | 'disabledUser', TestActor>;
+  actors: Record<
+    | 'guest'
+    | 'customer'
+    | 'unverifiedCustomer'
+    | 'airline'
+    | 'otherAirline'
+    | 'superAdmin'
+    | 'pendingAirline'
+    | 'disabledUser',
+    TestActor
+  >;
   /** Calls the server's /__test control API (JSON in, JSON out). */
   control<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
   stop(): Promise<void>;
@@ -30,14 +40,20 @@ export interface TestServer {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const syncServerDir = path.resolve(here, '../../../sync-server');
 
-export async function startTestServer(options: { flights?: number; publicDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { flights?: number; publicDir?: string; env?: Record<string, string> } = {},
+): Promise<TestServer> {
   const args = ['src/sync/test-server.ts', '--flights', String(options.flights ?? 30)];
   if (options.publicDir) args.push('--public-dir', options.publicDir);
-  const child: ChildProcessWithoutNullStreams = spawn(path.join(syncServerDir, 'node_modules/.bin/tsx'), args, {
-    cwd: syncServerDir,
-    env: { ...process.env, ...options.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    path.join(syncServerDir, 'node_modules/.bin/tsx'),
+    args,
+    {
+      cwd: syncServerDir,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -47,7 +63,8 @@ export async function startTestServer(options: { flights?: number; publicDir?: s
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const line = stdout.split('\n').find((candidate) => candidate.startsWith('{'));
-      if (line && stdout.includes('\n')) resolve(JSON.parse(line) as Omit<TestServer, 'control' | 'stop'>);
+      if (line && stdout.includes('\n'))
+        resolve(JSON.parse(line) as Omit<TestServer, 'control' | 'stop'>);
     });
     child.on('exit', (code) => reject(new Error(`test server exited (${code}): ${stderr}`)));
   });

@@ -46,11 +46,18 @@ export function confirmDialog(request: Omit<DialogRequest, 'kind'>): Promise<boo
   return open({ tone: 'warning', ...request, kind: 'confirm' });
 }
 
-export async function alertDialog(request: Omit<DialogRequest, 'kind' | 'cancelLabel'>): Promise<void> {
+export async function alertDialog(
+  request: Omit<DialogRequest, 'kind' | 'cancelLabel'>,
+): Promise<void> {
   await open({ tone: 'error', ...request, kind: 'alert' });
 }
 
-const toneClass = { error: 'text-error', warning: 'text-warning', info: 'text-info', success: 'text-success' };
+const toneClass = {
+  error: 'text-error',
+  warning: 'text-warning',
+  info: 'text-info',
+  success: 'text-success',
+};
 
 export function DialogHost() {
   const dialog = useSyncExternalStore(
@@ -74,7 +81,12 @@ export function DialogHost() {
               {dialog.cancelLabel ?? uiLabels.cancel}
             </button>
           ) : null}
-          <button type="button" className="btn btn-primary" data-autofocus onClick={() => settle(true)}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-autofocus
+            onClick={() => settle(true)}
+          >
             {dialog?.confirmLabel ?? uiLabels.ok}
           </button>
         </>

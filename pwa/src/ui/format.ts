@@ -7,7 +7,12 @@ export function formatPrice(cents: number): string {
   return money.format(Number(formatCents(cents)));
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 
 /** A yyyy-mm-dd date as "05 Mar 2027" (read as a calendar date, not shifted by time zone). */
 export function formatDate(isoDate: string): string {
@@ -15,7 +20,10 @@ export function formatDate(isoDate: string): string {
   return Number.isNaN(date.getTime()) ? isoDate : dateFormat.format(date);
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
 
 /** Milliseconds since the epoch as a local date and time. */
 export function formatTimestamp(ms: number): string {

@@ -17,7 +17,8 @@ export const uiLabels = {
   cancel: 'Cancel',
   ok: 'OK',
   offline: 'Offline',
-  offlineHint: 'You are offline: what you see is saved on this device and syncs when you are back online.',
+  offlineHint:
+    'You are offline: what you see is saved on this device and syncs when you are back online.',
   onlineOnly: 'Needs a connection',
   syncSyncing: 'Syncing',
   syncUpToDate: 'Up to date',
@@ -38,7 +39,8 @@ export const uiLabels = {
   footerSourceUrl: 'https://github.com/skyport/skyport',
   // Home
   heroTitle: 'Find your next flight',
-  heroText: 'Search by origin and destination, compare airlines and prices, and book in a few taps.',
+  heroText:
+    'Search by origin and destination, compare airlines and prices, and book in a few taps.',
   origin: 'Origin',
   to: 'to',
   destination: 'Destination',

@@ -21,11 +21,22 @@ export interface LayoutProps {
 }
 
 /** The page frame: skip link, navbar by role, side menu, main region, footer, toasts, dialogs. */
-export function Layout({ role, name, email, avatarUrl, cartCount, syncStatus, children }: LayoutProps) {
+export function Layout({
+  role,
+  name,
+  email,
+  avatarUrl,
+  cartCount,
+  syncStatus,
+  children,
+}: LayoutProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   return (
     <div className="flex min-h-dvh flex-col">
-      <a href="#main" className="btn btn-sm btn-primary sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50">
+      <a
+        href="#main"
+        className="btn btn-sm btn-primary sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50"
+      >
         {uiLabels.skipToContent}
       </a>
       <Navbar
@@ -40,8 +51,18 @@ export function Layout({ role, name, email, avatarUrl, cartCount, syncStatus, ch
           </>
         }
       />
-      <ProfileMenu open={menuOpen} onClose={() => setMenuOpen(false)} role={role} name={name} email={email} />
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-3 py-4 outline-none sm:px-6 sm:py-6">
+      <ProfileMenu
+        open={menuOpen}
+        onClose={() => setMenuOpen(false)}
+        role={role}
+        name={name}
+        email={email}
+      />
+      <main
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-6xl flex-1 px-3 py-4 outline-none sm:px-6 sm:py-6"
+      >
         <ErrorBoundary>{children}</ErrorBoundary>
       </main>
       <Footer />

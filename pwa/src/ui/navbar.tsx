@@ -57,7 +57,11 @@ export function Navbar({ role, cartCount, avatarUrl, onOpenMenu, status }: Navba
   return (
     <header className="navbar sticky top-0 z-40 gap-1 border-b border-base-300 bg-base-100/95 px-2 backdrop-blur sm:px-4">
       <div className="navbar-start">
-        <Link to="/" className="btn btn-ghost gap-2 px-2 text-xl font-bold text-primary" aria-label={`${uiLabels.appName}, ${uiLabels.home}`}>
+        <Link
+          to="/"
+          className="btn btn-ghost gap-2 px-2 text-xl font-bold text-primary"
+          aria-label={`${uiLabels.appName}, ${uiLabels.home}`}
+        >
           <PlaneIcon className="size-6" />
           <span>{uiLabels.appName}</span>
         </Link>
@@ -74,10 +78,19 @@ export function Navbar({ role, cartCount, avatarUrl, onOpenMenu, status }: Navba
           ))}
         </ul>
         {hasCart ? (
-          <Link to="/cart" className="btn btn-ghost btn-circle" aria-label={uiLabels.cartWithCount(cartCount)} data-testid="cart-link">
+          <Link
+            to="/cart"
+            className="btn btn-ghost btn-circle"
+            aria-label={uiLabels.cartWithCount(cartCount)}
+            data-testid="cart-link"
+          >
             <div className="indicator">
               <CartIcon className="size-6" />
-              <span className="badge badge-sm badge-primary indicator-item" aria-hidden="true" data-testid="cart-count">
+              <span
+                className="badge badge-sm badge-primary indicator-item"
+                aria-hidden="true"
+                data-testid="cart-count"
+              >
                 {cartCount}
               </span>
             </div>

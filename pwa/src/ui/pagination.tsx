@@ -36,7 +36,11 @@ export function Pagination({ page, pageCount, onPageChange }: PaginationProps) {
         </button>
         {pageWindow(page, pageCount).map((item, index) =>
           item === 'gap' ? (
-            <span key={`gap-${index}`} className="join-item btn btn-sm sm:btn-md btn-disabled" aria-hidden="true">
+            <span
+              key={`gap-${index}`}
+              className="join-item btn btn-sm sm:btn-md btn-disabled"
+              aria-hidden="true"
+            >
               …
             </span>
           ) : (

@@ -46,7 +46,11 @@ export function ProfileMenu({ open, onClose, role, name, email }: ProfileMenuPro
   const navLinks = navLinksFor(role).filter((link) => link.to !== '/logout');
   const item = (link: NavLinkItem, className = '') => (
     <li key={link.to} className={className}>
-      <NavLink to={link.to} onClick={onClose} className={({ isActive }) => (isActive ? 'menu-active' : '')}>
+      <NavLink
+        to={link.to}
+        onClick={onClose}
+        className={({ isActive }) => (isActive ? 'menu-active' : '')}
+      >
         {link.label}
       </NavLink>
     </li>

@@ -6,7 +6,11 @@ const stars = Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, index) => 
 /** A read-only rating in half stars (the spec's "average rating with half-step precision"). */
 export function RatingStars({ value, size = 'rating-sm' }: { value: number; size?: string }) {
   return (
-    <div className={`rating rating-half ${size}`} role="img" aria-label={uiLabels.ratingOutOf(value)}>
+    <div
+      className={`rating rating-half ${size}`}
+      role="img"
+      aria-label={uiLabels.ratingOutOf(value)}
+    >
       {stars.flatMap((star) => [
         <div
           key={`${star}-a`}

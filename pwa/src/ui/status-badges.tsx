@@ -10,7 +10,12 @@ export function OfflineIndicator() {
   const online = useOnline();
   if (online) return null;
   return (
-    <span className="badge badge-warning gap-1" role="status" title={uiLabels.offlineHint} data-testid="offline-indicator">
+    <span
+      className="badge badge-warning gap-1"
+      role="status"
+      title={uiLabels.offlineHint}
+      data-testid="offline-indicator"
+    >
       <WifiOffIcon className="size-4" />
       {uiLabels.offline}
     </span>
@@ -35,7 +40,12 @@ export function SyncStatusBadge({ status }: { status: SyncStatus }) {
           ? 'status-error'
           : 'status-warning';
   return (
-    <span className="flex items-center gap-1.5 text-xs" role="status" data-testid="sync-status" data-status={status}>
+    <span
+      className="flex items-center gap-1.5 text-xs"
+      role="status"
+      data-testid="sync-status"
+      data-status={status}
+    >
       <span className={`status ${dot}`} aria-hidden="true" />
       <span className="hidden sm:inline">{syncText[status]}</span>
       <span className="sr-only sm:hidden">{syncText[status]}</span>

@@ -9,7 +9,8 @@ export const THEME_STORAGE_KEY = 'skyport:theme';
 
 const listeners = new Set<() => void>();
 const recorders = new Set<(choice: ThemeChoice) => void>();
-const systemDark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+const systemDark =
+  typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
 
 function readChoice(): ThemeChoice {
   try {

@@ -29,7 +29,11 @@ function dismissToast(id: number) {
  * Shows a toast at the top right for `durationMs` (the spec's 3 s by default; pass
  * TOAST_LOGOUT_MS or TOAST_FEEDBACK_MS where the spec says so). Usable outside React.
  */
-export function showToast(text: string, kind: ToastKind = 'success', durationMs: number = TOAST_MS): number {
+export function showToast(
+  text: string,
+  kind: ToastKind = 'success',
+  durationMs: number = TOAST_MS,
+): number {
   const id = nextId++;
   toasts = [...toasts, { id, kind, text }];
   emit();
@@ -51,9 +55,17 @@ const alertClass: Record<ToastKind, string> = {
 
 /** The toast region: polite for confirmations, assertive for errors. */
 export function Toaster() {
-  const current = useSyncExternalStore(subscribe, () => toasts, () => toasts);
+  const current = useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => toasts,
+  );
   return (
-    <div className="toast toast-top toast-end z-[1000] mt-14 max-w-[calc(100vw-2rem)]" aria-live="polite" role="status">
+    <div
+      className="toast toast-top toast-end z-[1000] mt-14 max-w-[calc(100vw-2rem)]"
+      aria-live="polite"
+      role="status"
+    >
       {current.map((toast) => (
         <div
           key={toast.id}

@@ -15,7 +15,8 @@ export function UpdatePrompt() {
   } = useRegisterSW({
     onRegisteredSW(_url, registration) {
       // Look for a new version every hour while the app stays open.
-      if (registration) setInterval(() => void registration.update().catch(() => undefined), 60 * 60 * 1000);
+      if (registration)
+        setInterval(() => void registration.update().catch(() => undefined), 60 * 60 * 1000);
     },
   });
 
@@ -28,12 +29,21 @@ export function UpdatePrompt() {
 
   if (!needRefresh && !offlineReady) return null;
   return (
-    <div className="toast toast-bottom toast-end z-[1000]" role="status" aria-live="polite" data-testid="update-prompt">
+    <div
+      className="toast toast-bottom toast-end z-[1000]"
+      role="status"
+      aria-live="polite"
+      data-testid="update-prompt"
+    >
       <div className="alert alert-info shadow-lg">
         <span>{needRefresh ? uiLabels.updateAvailable : uiLabels.offlineReady}</span>
         <div className="flex gap-2">
           {needRefresh ? (
-            <button type="button" className="btn btn-sm btn-primary" onClick={() => void updateServiceWorker(true)}>
+            <button
+              type="button"
+              className="btn btn-sm btn-primary"
+              onClick={() => void updateServiceWorker(true)}
+            >
               {uiLabels.updateNow}
             </button>
           ) : null}

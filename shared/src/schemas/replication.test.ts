@@ -50,7 +50,11 @@ test('only personal collections are writable, and the catalogue is public', () =
 
 test('a pull query comes from a query string, with a default and a maximum batch', () => {
   expect(PullQuerySchema.parse({})).toEqual({ limit: PULL_DEFAULT_BATCH });
-  expect(PullQuerySchema.parse({ revision: '12', id, limit: '50' })).toEqual({ revision: 12, id, limit: 50 });
+  expect(PullQuerySchema.parse({ revision: '12', id, limit: '50' })).toEqual({
+    revision: 12,
+    id,
+    limit: 50,
+  });
   expect(PullQuerySchema.safeParse({ limit: String(PULL_MAX_BATCH + 1) }).success).toBe(false);
   expect(PullQuerySchema.safeParse({ revision: '-1' }).success).toBe(false);
   expect(PullQuerySchema.safeParse({ partition: 'not-a-uuid' }).success).toBe(false);
@@ -60,25 +64,52 @@ test('a pull query comes from a query string, with a default and a maximum batch
 test('a push row carries a whole document with its tombstone flag', () => {
   const schema = pushBodySchema('cart');
   expect(schema.safeParse({ rows: [{ newDocumentState: cartDoc }] }).success).toBe(true);
-  expect(schema.safeParse({ rows: [{ newDocumentState: cartDoc, assumedMasterState: { ...cartDoc, amount: 1 } }] }).success).toBe(true);
-  expect(schema.safeParse({ rows: [{ newDocumentState: { ...cartDoc, amount: 0 } }] }).success).toBe(false);
-  expect(schema.safeParse({ rows: [{ newDocumentState: { ...cartDoc, _deleted: undefined } }] }).success).toBe(false);
+  expect(
+    schema.safeParse({
+      rows: [{ newDocumentState: cartDoc, assumedMasterState: { ...cartDoc, amount: 1 } }],
+    }).success,
+  ).toBe(true);
+  expect(
+    schema.safeParse({ rows: [{ newDocumentState: { ...cartDoc, amount: 0 } }] }).success,
+  ).toBe(false);
+  expect(
+    schema.safeParse({ rows: [{ newDocumentState: { ...cartDoc, _deleted: undefined } }] }).success,
+  ).toBe(false);
   expect(schema.safeParse({ rows: [] }).success).toBe(false);
-  expect(schema.safeParse({ rows: [{ newDocumentState: cartDoc }], extra: true }).success).toBe(false);
+  expect(schema.safeParse({ rows: [{ newDocumentState: cartDoc }], extra: true }).success).toBe(
+    false,
+  );
 });
 
 test('a review draft is only bounded: incomplete drafts are valid documents the server rejects with a reason', () => {
   const draft = replicatedDocSchema('reviewDrafts');
-  const base = { id, userId, orderId: id, flightId: id, rating: null, name: '', comment: '', status: 'pending', reason: null, _deleted: false };
+  const base = {
+    id,
+    userId,
+    orderId: id,
+    flightId: id,
+    rating: null,
+    name: '',
+    comment: '',
+    status: 'pending',
+    reason: null,
+    _deleted: false,
+  };
   expect(draft.safeParse(base).success).toBe(true);
   expect(draft.safeParse({ ...base, status: 'approved' }).success).toBe(false);
-  expect(draft.safeParse({ ...base, comment: 'x'.repeat(REVIEW_COMMENT_MAX_LENGTH + 1) }).success).toBe(false);
+  expect(
+    draft.safeParse({ ...base, comment: 'x'.repeat(REVIEW_COMMENT_MAX_LENGTH + 1) }).success,
+  ).toBe(false);
   expect(REVIEW_COMMENT_MAX_LENGTH).toBe(REVIEW_INPUT_COMMENT_MAX_LENGTH);
 });
 
 test('a pull answer is documents and a checkpoint', () => {
   const schema = pullResponseSchema('cart');
-  expect(schema.parse({ documents: [cartDoc], checkpoint: { revision: 3, id } }).documents).toHaveLength(1);
+  expect(
+    schema.parse({ documents: [cartDoc], checkpoint: { revision: 3, id } }).documents,
+  ).toHaveLength(1);
   expect(schema.safeParse({ documents: [], checkpoint: null }).success).toBe(true);
-  expect(schema.safeParse({ documents: [], checkpoint: { revision: 1.5, id } }).success).toBe(false);
+  expect(schema.safeParse({ documents: [], checkpoint: { revision: 1.5, id } }).success).toBe(
+    false,
+  );
 });

@@ -110,7 +110,11 @@ export const CartDocSchema = CartLineSchema.extend({ id: IdSchema, userId: IdSch
 export type CartDoc = z.infer<typeof CartDocSchema>;
 
 /** A customer's preferences; one document, whose id is the user id. */
-export const PreferencesDocSchema = z.object({ id: IdSchema, userId: IdSchema, theme: ThemeSchema });
+export const PreferencesDocSchema = z.object({
+  id: IdSchema,
+  userId: IdSchema,
+  theme: ThemeSchema,
+});
 export type PreferencesDoc = z.infer<typeof PreferencesDocSchema>;
 
 /**
@@ -252,4 +256,5 @@ export function pushResponseSchema<C extends SyncCollectionName>(collection: C) 
 export const SYNC_STREAM_EVENTS = { changes: 'changes', resync: 'resync' } as const;
 
 /** Message of the 426 answer to an outdated client. */
-export const SYNC_UPDATE_REQUIRED_MESSAGE = 'Update required: reload the app to get the new version';
+export const SYNC_UPDATE_REQUIRED_MESSAGE =
+  'Update required: reload the app to get the new version';

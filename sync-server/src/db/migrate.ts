@@ -14,7 +14,9 @@ export async function migrate(sql: Sql): Promise<string[]> {
     await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:migrations'))`;
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
-    const done = new Set((await tx<{ name: string }[]>`SELECT name FROM schema_migrations`).map((r) => r.name));
+    const done = new Set(
+      (await tx<{ name: string }[]>`SELECT name FROM schema_migrations`).map((r) => r.name),
+    );
     for (const file of files) {
       if (done.has(file)) continue;
       await tx.unsafe(await readFile(new URL(file, MIGRATIONS_DIR), 'utf8'));

@@ -18,7 +18,11 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
         message: issue.message,
       }));
       const first = issues[0];
-      const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : 'Invalid input';
+      const message = first
+        ? first.path
+          ? `${first.path}: ${first.message}`
+          : first.message
+        : 'Invalid input';
       throw new AppError(ErrorCode.BadRequest, message, issues);
     }
   });

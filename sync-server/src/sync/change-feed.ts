@@ -2,14 +2,22 @@ import type { ReplicationCheckpoint, SyncCollectionName } from '@skyport/shared'
 import { SYNC_COLLECTIONS } from '@skyport/shared';
 import type { Sql } from '../db/client.ts';
 import type { Logger } from '../lib/logger.ts';
-import { COLLECTION_TABLES, selectChanges, selectHeadRevision, type ChangeBatch } from './documents.ts';
+import {
+  COLLECTION_TABLES,
+  selectChanges,
+  selectHeadRevision,
+  type ChangeBatch,
+} from './documents.ts';
 
 /** The channel the 006 migration's triggers notify on. */
 export const SYNC_CHANNEL = 'skyport_sync';
 /** Documents read per query while a feed catches up. */
 const FEED_BATCH = 500;
 
-export type ChangeListener = (batch: { documents: ChangeBatch<SyncCollectionName>['documents']; checkpoint: ReplicationCheckpoint }) => void;
+export type ChangeListener = (batch: {
+  documents: ChangeBatch<SyncCollectionName>['documents'];
+  checkpoint: ReplicationCheckpoint;
+}) => void;
 
 /**
  * Live changes for the sync streams of one server instance, fed by PostgreSQL LISTEN/NOTIFY so
@@ -24,7 +32,11 @@ export type ChangeListener = (batch: { documents: ChangeBatch<SyncCollectionName
  */
 export interface ChangeFeed {
   /** Listens to a partition's changes from now on; returns the unsubscribe function. */
-  subscribe(collection: SyncCollectionName, partition: string | null, listener: ChangeListener): Promise<() => void>;
+  subscribe(
+    collection: SyncCollectionName,
+    partition: string | null,
+    listener: ChangeListener,
+  ): Promise<() => void>;
   /** Stops listening (the database handle stays open). */
   close(): Promise<void>;
 }
@@ -46,7 +58,8 @@ const COLLECTION_OF_TABLE = new Map<string, SyncCollectionName>(
 
 export function createChangeFeed(sql: Sql, logger: Logger): ChangeFeed {
   const feeds = new Map<string, Feed>();
-  const keyOf = (collection: SyncCollectionName, partition: string | null) => `${collection}:${partition ?? ''}`;
+  const keyOf = (collection: SyncCollectionName, partition: string | null) =>
+    `${collection}:${partition ?? ''}`;
   let closed = false;
 
   async function run(feed: Feed): Promise<void> {
@@ -61,7 +74,13 @@ export function createChangeFeed(sql: Sql, logger: Logger): ChangeFeed {
         feed.dirty = false;
         let batch: ChangeBatch<SyncCollectionName>;
         do {
-          batch = await selectChanges(sql, feed.collection, feed.partition, feed.cursor, FEED_BATCH);
+          batch = await selectChanges(
+            sql,
+            feed.collection,
+            feed.partition,
+            feed.cursor,
+            FEED_BATCH,
+          );
           if (batch.last === null) break;
           feed.cursor = batch.last.revision;
           const event = { documents: batch.documents, checkpoint: batch.last };

@@ -62,7 +62,10 @@ function createPuller(collection: string, limit: number, actor?: Actor) {
   };
 }
 
-async function serverDocs(collection: 'flights' | 'cart', partition: string | null): Promise<Map<string, Doc>> {
+async function serverDocs(
+  collection: 'flights' | 'cart',
+  partition: string | null,
+): Promise<Map<string, Doc>> {
   const batch = await selectChanges(sql, collection, partition, 0, 1_000_000);
   return new Map(batch.documents.map((doc) => [doc.id, doc as unknown as Doc]));
 }
@@ -78,72 +81,97 @@ function visible(docs: Map<string, Doc>): Map<string, Doc> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const randomInt = (n: number) => Math.floor(Math.random() * n);
 
-test('concurrent writers and pullers: every puller ends with exactly the server rows', { timeout: 120_000 }, async () => {
-  const flightIds = (await sql<{ id: string }[]>`SELECT id FROM flights WHERE airline_id = ${airlineId}`).map((r) => r.id);
-  const customer = actors.customer;
-  const userId = customer.user!.id;
-  let writing = true;
+test(
+  'concurrent writers and pullers: every puller ends with exactly the server rows',
+  { timeout: 120_000 },
+  async () => {
+    const flightIds = (
+      await sql<{ id: string }[]>`SELECT id FROM flights WHERE airline_id = ${airlineId}`
+    ).map((r) => r.id);
+    const customer = actors.customer;
+    const userId = customer.user!.id;
+    let writing = true;
 
-  // Flight writers: multi-row transactions that hold their revisions open for a while before
-  // committing (pg_sleep), so later transactions constantly try to commit larger revisions first.
-  const flightWriter = async (writer: number) => {
-    for (let round = 0; round < 25; round++) {
-      await writerSql.begin(async (tx) => {
-        const kind = randomInt(4);
-        if (kind === 0) {
-          const ids = await insertFlights(tx, airlineId, 1 + randomInt(3));
-          flightIds.push(...ids);
-        } else {
-          const id = flightIds[randomInt(flightIds.length)]!;
-          if (kind === 1) await tx`UPDATE flights SET price_cents = price_cents + 1 WHERE id = ${id}`;
-          if (kind === 2) await tx`UPDATE flights SET tickets = ${randomInt(3)} WHERE id = ${id}`;
-          if (kind === 3) await tx`UPDATE flights SET deleted = NOT deleted WHERE id = ${id}`;
-        }
-        await tx`SELECT pg_sleep(${randomInt(15) / 1000})`;
-        if (randomInt(2) === 0) {
-          await tx`UPDATE flights SET description = ${`writer ${writer} round ${round}`} WHERE id = ${flightIds[randomInt(flightIds.length)]!}`;
-        }
-      });
-    }
-  };
+    // Flight writers: multi-row transactions that hold their revisions open for a while before
+    // committing (pg_sleep), so later transactions constantly try to commit larger revisions first.
+    const flightWriter = async (writer: number) => {
+      for (let round = 0; round < 25; round++) {
+        await writerSql.begin(async (tx) => {
+          const kind = randomInt(4);
+          if (kind === 0) {
+            const ids = await insertFlights(tx, airlineId, 1 + randomInt(3));
+            flightIds.push(...ids);
+          } else {
+            const id = flightIds[randomInt(flightIds.length)]!;
+            if (kind === 1)
+              await tx`UPDATE flights SET price_cents = price_cents + 1 WHERE id = ${id}`;
+            if (kind === 2) await tx`UPDATE flights SET tickets = ${randomInt(3)} WHERE id = ${id}`;
+            if (kind === 3) await tx`UPDATE flights SET deleted = NOT deleted WHERE id = ${id}`;
+          }
+          await tx`SELECT pg_sleep(${randomInt(15) / 1000})`;
+          if (randomInt(2) === 0) {
+            await tx`UPDATE flights SET description = ${`writer ${writer} round ${round}`} WHERE id = ${flightIds[randomInt(flightIds.length)]!}`;
+          }
+        });
+      }
+    };
 
-  // Cart pushers: two "devices" of one customer pushing through the HTTP endpoint.
-  const cartPusher = async () => {
-    for (let round = 0; round < 20; round++) {
-      const flightId = flightIds[randomInt(20)]!;
-      const doc = {
-        id: flightId, userId, flightId, airlineId, airlineName: 'x', origin: 'Argentina', destination: 'Chile',
-        priceCents: 100, logo: '', departureHour: '08:30', arrivalHour: '10:45', tickets: 1,
-        amount: 1 + randomInt(5), _deleted: randomInt(4) === 0,
-      };
-      const response = await app.request('/api/sync/cart/push', pushInit(customer.headers(), { rows: [{ newDocumentState: doc }] }));
-      expect(response.status).toBe(200);
-    }
-  };
+    // Cart pushers: two "devices" of one customer pushing through the HTTP endpoint.
+    const cartPusher = async () => {
+      for (let round = 0; round < 20; round++) {
+        const flightId = flightIds[randomInt(20)]!;
+        const doc = {
+          id: flightId,
+          userId,
+          flightId,
+          airlineId,
+          airlineName: 'x',
+          origin: 'Argentina',
+          destination: 'Chile',
+          priceCents: 100,
+          logo: '',
+          departureHour: '08:30',
+          arrivalHour: '10:45',
+          tickets: 1,
+          amount: 1 + randomInt(5),
+          _deleted: randomInt(4) === 0,
+        };
+        const response = await app.request(
+          '/api/sync/cart/push',
+          pushInit(customer.headers(), { rows: [{ newDocumentState: doc }] }),
+        );
+        expect(response.status).toBe(200);
+      }
+    };
 
-  const flightPullers = Array.from({ length: 4 }, (_, i) => createPuller('flights', 3 + i * 4));
-  const cartPullers = Array.from({ length: 2 }, (_, i) => createPuller('cart', 2 + i, customer));
-  const pullerLoop = async (puller: ReturnType<typeof createPuller>) => {
-    while (writing) {
-      await puller.pullUntilCaughtUp();
-      await sleep(randomInt(5));
-    }
-  };
+    const flightPullers = Array.from({ length: 4 }, (_, i) => createPuller('flights', 3 + i * 4));
+    const cartPullers = Array.from({ length: 2 }, (_, i) => createPuller('cart', 2 + i, customer));
+    const pullerLoop = async (puller: ReturnType<typeof createPuller>) => {
+      while (writing) {
+        await puller.pullUntilCaughtUp();
+        await sleep(randomInt(5));
+      }
+    };
 
-  const pulling = [...flightPullers, ...cartPullers].map(pullerLoop);
-  await Promise.all([...Array.from({ length: 6 }, (_, i) => flightWriter(i)), cartPusher(), cartPusher()]);
-  writing = false;
-  await Promise.all(pulling);
-  // One last catch-up pull each, as a client does on its next live event or RESYNC.
-  for (const puller of [...flightPullers, ...cartPullers]) await puller.pullUntilCaughtUp();
+    const pulling = [...flightPullers, ...cartPullers].map(pullerLoop);
+    await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => flightWriter(i)),
+      cartPusher(),
+      cartPusher(),
+    ]);
+    writing = false;
+    await Promise.all(pulling);
+    // One last catch-up pull each, as a client does on its next live event or RESYNC.
+    for (const puller of [...flightPullers, ...cartPullers]) await puller.pullUntilCaughtUp();
 
-  const flights = await serverDocs('flights', null);
-  const cart = await serverDocs('cart', userId);
-  expect(flights.size).toBeGreaterThan(40);
-  expect(cart.size).toBeGreaterThan(0);
-  for (const puller of flightPullers) expect(puller.docs).toEqual(flights);
-  for (const puller of cartPullers) expect(visible(puller.docs)).toEqual(visible(cart));
-});
+    const flights = await serverDocs('flights', null);
+    const cart = await serverDocs('cart', userId);
+    expect(flights.size).toBeGreaterThan(40);
+    expect(cart.size).toBeGreaterThan(0);
+    for (const puller of flightPullers) expect(puller.docs).toEqual(flights);
+    for (const puller of cartPullers) expect(visible(puller.docs)).toEqual(visible(cart));
+  },
+);
 
 /**
  * The hazard the advisory lock removes, shown deterministically: transaction A draws a revision
@@ -165,7 +193,10 @@ async function runInterleaving(): Promise<{ missed: boolean; bWhileAOpen: string
     await aMayCommit;
   });
   await aHasWritten;
-  const transactionB = writerSql`UPDATE flights SET description = 'written by B' WHERE id = ${b!}`.then(() => 'committed');
+  const transactionB =
+    writerSql`UPDATE flights SET description = 'written by B' WHERE id = ${b!}`.then(
+      () => 'committed',
+    );
   // Give B the chance to commit while A is open (it can without the lock; with it, B waits).
   const bState = await Promise.race([transactionB, sleep(300).then(() => 'waiting')]);
   await puller.pullUntilCaughtUp();

@@ -1,4 +1,9 @@
-import type { ReplicationCheckpoint, SyncCollectionName, SyncDoc, WithDeletedFlag } from '@skyport/shared';
+import type {
+  ReplicationCheckpoint,
+  SyncCollectionName,
+  SyncDoc,
+  WithDeletedFlag,
+} from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
 
@@ -51,7 +56,12 @@ const hour = (column: string) => `to_char(${column}, 'HH24:MI')`;
  * SELECT list (document fields), FROM clause and partition column of each collection. Written as
  * constant SQL text: only the partition value, revision and limit are parameters.
  */
-const QUERIES: Readonly<Record<SyncCollectionName, { select: string; from: string; partitionColumn?: string; revisionColumn: string }>> = {
+const QUERIES: Readonly<
+  Record<
+    SyncCollectionName,
+    { select: string; from: string; partitionColumn?: string; revisionColumn: string }
+  >
+> = {
   flights: {
     select: `f.id, f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
       ${day('f.departure_date')} AS "departureDate", ${hour('f.departure_hour')} AS "departureHour",
@@ -175,10 +185,10 @@ export async function selectDocuments<C extends SyncCollectionName>(
   const where = query.partitionColumn
     ? `${query.partitionColumn} = $1 AND ${idColumn} = ANY($2::uuid[])`
     : `$1::text IS NULL AND ${idColumn} = ANY($2::uuid[])`;
-  const rows = await sql.unsafe<ChangeRow[]>(`SELECT ${query.select} FROM ${query.from} WHERE ${where}`, [
-    partition,
-    ids as string[],
-  ]);
+  const rows = await sql.unsafe<ChangeRow[]>(
+    `SELECT ${query.select} FROM ${query.from} WHERE ${where}`,
+    [partition, ids as string[]],
+  );
   return new Map(rows.map((row) => [String(row.id), toDocument<C>(row)]));
 }
 

@@ -29,7 +29,8 @@ export function resolvePartition(
 ): string | null {
   const { partition } = SYNC_COLLECTION_INFO[collection];
   if (partition === 'public') {
-    if (requested !== undefined) throw new AppError(ErrorCode.BadRequest, `${collection} has no partitions`);
+    if (requested !== undefined)
+      throw new AppError(ErrorCode.BadRequest, `${collection} has no partitions`);
     return null;
   }
   const denied = checkAccess(caller, PARTITION_ACCESS[partition]);

@@ -3,7 +3,13 @@ import { createApp } from '../app.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createActors, type Actor, type ActorName } from '../test/actors.ts';
 import { createTestDatabase } from '../test/database.ts';
-import { insertAirline, insertFlights, insertOrder, pullUrl, syncHeaders } from './test-fixtures.ts';
+import {
+  insertAirline,
+  insertFlights,
+  insertOrder,
+  pullUrl,
+  syncHeaders,
+} from './test-fixtures.ts';
 
 const { sql } = await createTestDatabase();
 const app = createApp({ sql, logger: createLogger('silent') });
@@ -16,7 +22,11 @@ interface PullBody {
   checkpoint: { revision: number; id: string } | null;
 }
 
-async function pull(collection: string, params: Record<string, string | number | undefined> = {}, actor?: Actor) {
+async function pull(
+  collection: string,
+  params: Record<string, string | number | undefined> = {},
+  actor?: Actor,
+) {
   return app.request(pullUrl(collection, params), { headers: syncHeaders(actor?.headers() ?? {}) });
 }
 
@@ -25,7 +35,11 @@ async function pullAll(collection: string, limit: number, actor?: Actor) {
   let checkpoint: PullBody['checkpoint'] = null;
   let requests = 0;
   for (;;) {
-    const response = await pull(collection, { limit, revision: checkpoint?.revision, id: checkpoint?.id }, actor);
+    const response = await pull(
+      collection,
+      { limit, revision: checkpoint?.revision, id: checkpoint?.id },
+      actor,
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as PullBody;
     requests += 1;
@@ -65,7 +79,11 @@ test('a pull pages through the catalogue in revision order and ends with a short
 
 test('a pull from the last checkpoint returns nothing and the same checkpoint', async () => {
   const { checkpoint } = await pullAll('flights', 50);
-  const response = await pull('flights', { revision: checkpoint?.revision, id: checkpoint?.id, limit: 50 });
+  const response = await pull('flights', {
+    revision: checkpoint?.revision,
+    id: checkpoint?.id,
+    limit: 50,
+  });
   expect(await response.json()).toEqual({ documents: [], checkpoint });
 });
 
@@ -75,7 +93,11 @@ test('a changed, sold-out or deleted flight comes again after the checkpoint, de
   await sql`UPDATE flights SET price_cents = 999900 WHERE id = ${repriced!}`;
   await sql`UPDATE flights SET tickets = 0 WHERE id = ${soldOut!}`;
   await sql`UPDATE flights SET deleted = true WHERE id = ${deleted!}`;
-  const response = await pull('flights', { revision: checkpoint?.revision, id: checkpoint?.id, limit: 100 });
+  const response = await pull('flights', {
+    revision: checkpoint?.revision,
+    id: checkpoint?.id,
+    limit: 100,
+  });
   const body = (await response.json()) as PullBody;
   expect(body.documents.map((doc) => [doc.id, doc.priceCents, doc.tickets, doc._deleted])).toEqual([
     [repriced, 999900, 100, false],
@@ -99,13 +121,23 @@ test("a customer pulls its own orders with their lines embedded, never another c
   const body = (await (await pull('orders', {}, actors.customer)).json()) as PullBody;
   expect(body.documents.map((doc) => doc.id)).toEqual([orderId]);
   const order = body.documents[0]!;
-  expect(order).toMatchObject({ userId: customer.id, idpurchase: 'pay_test', priceCents: 10010, _deleted: false });
+  expect(order).toMatchObject({
+    userId: customer.id,
+    idpurchase: 'pay_test',
+    priceCents: 10010,
+    _deleted: false,
+  });
   expect(order.creationdate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   expect(order.stocks).toHaveLength(2);
   expect((order.stocks as Record<string, unknown>[])[0]).toMatchObject({
     amount: 1,
     review: false,
-    moreinfo: { origin: 'Argentina', destination: 'Chile', departureHour: '08:30', arrivalHour: '10:45' },
+    moreinfo: {
+      origin: 'Argentina',
+      destination: 'Chile',
+      departureHour: '08:30',
+      arrivalHour: '10:45',
+    },
   });
 });
 
@@ -114,14 +146,20 @@ test('an order line turning reviewed gives the order a new revision', async () =
   const first = (await (await pull('orders', {}, actors.customer)).json()) as PullBody;
   await sql`UPDATE order_lines SET reviewed = true
     WHERE order_id = ${first.documents[0]!.id} AND flight_id = ${flightIds[3]!}`;
-  const next = (await (await pull(
-    'orders',
-    { revision: first.checkpoint!.revision, id: first.checkpoint!.id },
-    actors.customer,
-  )).json()) as PullBody;
+  const next = (await (
+    await pull(
+      'orders',
+      { revision: first.checkpoint!.revision, id: first.checkpoint!.id },
+      actors.customer,
+    )
+  ).json()) as PullBody;
   expect(next.documents).toHaveLength(1);
   expect(next.documents[0]!.userId).toBe(customer.id);
-  expect((next.documents[0]!.stocks as { flightId: string; review: boolean }[]).find((l) => l.flightId === flightIds[3])?.review).toBe(true);
+  expect(
+    (next.documents[0]!.stocks as { flightId: string; review: boolean }[]).find(
+      (l) => l.flightId === flightIds[3],
+    )?.review,
+  ).toBe(true);
 });
 
 test("an airline pulls its own sales; another airline's are refused", async () => {
@@ -129,7 +167,11 @@ test("an airline pulls its own sales; another airline's are refused", async () =
   await insertOrder(sql, actors.customer.user!.id, [ownFlight]);
   const own = (await (await pull('sales', {}, actors.airline)).json()) as PullBody;
   expect(own.documents).toHaveLength(1);
-  expect(own.documents[0]).toMatchObject({ airlineId: actors.airline.airlineId, idFlight: ownFlight, amount: 1 });
+  expect(own.documents[0]).toMatchObject({
+    airlineId: actors.airline.airlineId,
+    idFlight: ownFlight,
+    amount: 1,
+  });
 
   const others = await pull('sales', { partition: actors.airline.airlineId! }, actors.otherAirline);
   expect(others.status).toBe(403);
@@ -156,7 +198,11 @@ test.each([
 });
 
 test('a customer may name its own partition', async () => {
-  const response = await pull('favourites', { partition: actors.customer.user!.id }, actors.customer);
+  const response = await pull(
+    'favourites',
+    { partition: actors.customer.user!.id },
+    actors.customer,
+  );
   expect(response.status).toBe(200);
 });
 
@@ -165,7 +211,10 @@ test('an outdated or unversioned client is told to update (426)', async () => {
     const headers: Record<string, string> = version ? { 'x-skyport-sync-version': version } : {};
     const response = await app.request(pullUrl('flights'), { headers });
     expect(response.status).toBe(426);
-    expect(await response.json()).toMatchObject({ code: 'upgrade_required', message: expect.stringMatching(/^Update required/) });
+    expect(await response.json()).toMatchObject({
+      code: 'upgrade_required',
+      message: expect.stringMatching(/^Update required/),
+    });
   }
 });
 
@@ -181,16 +230,34 @@ test('bad pull requests are 4xx', async () => {
 test('an order not yet paid (and its sales) replicate as tombstones until the order is confirmed', async () => {
   const ownFlight = (await insertFlights(sql, actors.airline.airlineId!, 1))[0]!;
   const before = {
-    orders: ((await (await pull('orders', { limit: 1000 }, actors.customer)).json()) as PullBody).checkpoint!,
-    sales: ((await (await pull('sales', { limit: 1000 }, actors.airline)).json()) as PullBody).checkpoint!,
+    orders: ((await (await pull('orders', { limit: 1000 }, actors.customer)).json()) as PullBody)
+      .checkpoint!,
+    sales: ((await (await pull('sales', { limit: 1000 }, actors.airline)).json()) as PullBody)
+      .checkpoint!,
   };
   const orderId = await insertOrder(sql, actors.customer.user!.id, [ownFlight], 'pending');
   const since = async (collection: 'orders' | 'sales', actor: Actor) =>
-    ((await (await pull(collection, { revision: before[collection].revision, id: before[collection].id }, actor)).json()) as PullBody).documents;
-  expect((await since('orders', actors.customer)).map((doc) => [doc.id, doc._deleted])).toEqual([[orderId, true]]);
-  expect((await since('sales', actors.airline)).map((doc) => [doc.idFlight, doc._deleted])).toEqual([[ownFlight, true]]);
+    (
+      (await (
+        await pull(
+          collection,
+          { revision: before[collection].revision, id: before[collection].id },
+          actor,
+        )
+      ).json()) as PullBody
+    ).documents;
+  expect((await since('orders', actors.customer)).map((doc) => [doc.id, doc._deleted])).toEqual([
+    [orderId, true],
+  ]);
+  expect((await since('sales', actors.airline)).map((doc) => [doc.idFlight, doc._deleted])).toEqual(
+    [[ownFlight, true]],
+  );
 
   await sql`UPDATE orders SET status = 'confirmed' WHERE id = ${orderId}`;
-  expect((await since('orders', actors.customer)).map((doc) => [doc.id, doc._deleted])).toEqual([[orderId, false]]);
-  expect((await since('sales', actors.airline)).map((doc) => [doc.idFlight, doc._deleted])).toEqual([[ownFlight, false]]);
+  expect((await since('orders', actors.customer)).map((doc) => [doc.id, doc._deleted])).toEqual([
+    [orderId, false],
+  ]);
+  expect((await since('sales', actors.airline)).map((doc) => [doc.idFlight, doc._deleted])).toEqual(
+    [[ownFlight, false]],
+  );
 });

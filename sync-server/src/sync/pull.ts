@@ -18,6 +18,7 @@ export async function pullChanges<C extends SyncCollectionName>(
   const partition = resolvePartition(caller, collection, query.partition);
   const after = query.revision ?? 0;
   const batch = await selectChanges(sql, collection, partition, after, query.limit);
-  const given = query.revision === undefined ? null : { revision: query.revision, id: query.id ?? '' };
+  const given =
+    query.revision === undefined ? null : { revision: query.revision, id: query.id ?? '' };
   return { documents: batch.documents, checkpoint: batch.last ?? given };
 }

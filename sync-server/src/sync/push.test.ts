@@ -5,7 +5,14 @@ import { createApp } from '../app.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createActors, type Actor, type ActorName } from '../test/actors.ts';
 import { createTestDatabase } from '../test/database.ts';
-import { insertAirline, insertFlights, insertOrder, pullUrl, pushInit, syncHeaders } from './test-fixtures.ts';
+import {
+  insertAirline,
+  insertFlights,
+  insertOrder,
+  pullUrl,
+  pushInit,
+  syncHeaders,
+} from './test-fixtures.ts';
 
 const { sql } = await createTestDatabase();
 const app = createApp({ sql, logger: createLogger('silent') });
@@ -20,13 +27,20 @@ async function push(collection: string, rows: unknown[], actor: Actor = actors.c
 }
 
 async function pullDocs(collection: string, actor: Actor = actors.customer): Promise<Doc[]> {
-  const response = await app.request(pullUrl(collection, { limit: 1000 }), { headers: syncHeaders(actor.headers()) });
+  const response = await app.request(pullUrl(collection, { limit: 1000 }), {
+    headers: syncHeaders(actor.headers()),
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { documents: Doc[] }).documents;
 }
 
 /** A cart line document as the PWA writes it (its snapshot may be stale; only amount counts). */
-function cartDoc(flightId: string, amount: number, userId = customerId, extra: Partial<Doc> = {}): Doc {
+function cartDoc(
+  flightId: string,
+  amount: number,
+  userId = customerId,
+  extra: Partial<Doc> = {},
+): Doc {
   return {
     id: flightId,
     userId,
@@ -66,7 +80,9 @@ function favouriteDoc(flightId: string, userId = customerId, deleted = false): D
 }
 
 async function countRows() {
-  const [row] = await sql<{ favourites: number; cart: number; preferences: number; drafts: number; reviews: number }[]>`
+  const [row] = await sql<
+    { favourites: number; cart: number; preferences: number; drafts: number; reviews: number }[]
+  >`
     SELECT (SELECT count(*) FROM favourites)::int AS favourites, (SELECT count(*) FROM cart_lines)::int AS cart,
            (SELECT count(*) FROM preferences)::int AS preferences, (SELECT count(*) FROM review_drafts)::int AS drafts,
            (SELECT count(*) FROM reviews)::int AS reviews`;
@@ -87,14 +103,21 @@ describe('writes', () => {
     const returned = (await response.json()) as Doc[];
     // The server refreshed the stale snapshot, so the stored state goes back to the client.
     expect(returned).toHaveLength(1);
-    expect(returned[0]).toMatchObject({ id: flightIds[0], amount: 2, airlineName: 'Test Air', priceCents: 15001 });
+    expect(returned[0]).toMatchObject({
+      id: flightIds[0],
+      amount: 2,
+      airlineName: 'Test Air',
+      priceCents: 15001,
+    });
     const pulled = await pullDocs('cart');
     expect(pulled).toEqual(returned);
   });
 
   test('a push whose assumed state is current is written without conflict', async () => {
     const [current] = await pullDocs('cart');
-    const response = await push('cart', [{ newDocumentState: { ...current!, amount: 3 }, assumedMasterState: current }]);
+    const response = await push('cart', [
+      { newDocumentState: { ...current!, amount: 3 }, assumedMasterState: current },
+    ]);
     expect(await response.json()).toEqual([]);
     expect((await pullDocs('cart'))[0]).toMatchObject({ amount: 3 });
   });
@@ -102,7 +125,9 @@ describe('writes', () => {
   test('a push from a stale state is a conflict: the master comes back and nothing is written', async () => {
     const [current] = await pullDocs('cart');
     const stale = { ...current!, amount: 1 };
-    const response = await push('cart', [{ newDocumentState: { ...current!, amount: 7 }, assumedMasterState: stale }]);
+    const response = await push('cart', [
+      { newDocumentState: { ...current!, amount: 7 }, assumedMasterState: stale },
+    ]);
     const conflicts = (await response.json()) as Doc[];
     expect(conflicts).toEqual([current]);
     expect((await pullDocs('cart'))[0]).toMatchObject({ amount: 3 });
@@ -111,7 +136,10 @@ describe('writes', () => {
   test('a conflict on one row does not stop the other rows of the batch', async () => {
     const [current] = await pullDocs('cart');
     const response = await push('cart', [
-      { newDocumentState: { ...current!, amount: 9 }, assumedMasterState: { ...current!, amount: 2 } },
+      {
+        newDocumentState: { ...current!, amount: 9 },
+        assumedMasterState: { ...current!, amount: 2 },
+      },
       { newDocumentState: cartDoc(flightIds[1]!, 1) },
     ]);
     const conflicts = (await response.json()) as Doc[];
@@ -124,7 +152,9 @@ describe('writes', () => {
   test('removing a cart line leaves a tombstone that a pull returns', async () => {
     const before = await pullDocs('cart');
     const line = before.find((doc) => doc.id === flightIds[1])!;
-    const response = await push('cart', [{ newDocumentState: { ...line, _deleted: true }, assumedMasterState: line }]);
+    const response = await push('cart', [
+      { newDocumentState: { ...line, _deleted: true }, assumedMasterState: line },
+    ]);
     expect(await response.json()).toEqual([]);
     const after = await pullDocs('cart');
     expect(after.find((doc) => doc.id === flightIds[1])).toMatchObject({ _deleted: true });
@@ -133,7 +163,9 @@ describe('writes', () => {
   test('a line deleted on the server conflicts with an offline change made from the live state', async () => {
     const line = (await pullDocs('cart')).find((doc) => doc.id === flightIds[0])!;
     await sql`UPDATE cart_lines SET deleted = true WHERE user_id = ${customerId} AND flight_id = ${flightIds[0]!}`;
-    const response = await push('cart', [{ newDocumentState: { ...line, amount: 5 }, assumedMasterState: line }]);
+    const response = await push('cart', [
+      { newDocumentState: { ...line, amount: 5 }, assumedMasterState: line },
+    ]);
     const conflicts = (await response.json()) as Doc[];
     expect(conflicts).toEqual([expect.objectContaining({ id: flightIds[0], _deleted: true })]);
   });
@@ -141,18 +173,30 @@ describe('writes', () => {
   test('a new client re-adding a flight whose line is a tombstone simply writes it', async () => {
     const response = await push('cart', [{ newDocumentState: cartDoc(flightIds[0]!, 4) }]);
     expect(response.status).toBe(200);
-    expect((await pullDocs('cart')).find((doc) => doc.id === flightIds[0])).toMatchObject({ amount: 4, _deleted: false });
+    expect((await pullDocs('cart')).find((doc) => doc.id === flightIds[0])).toMatchObject({
+      amount: 4,
+      _deleted: false,
+    });
   });
 
   test('favourites are added and removed, with the server summary and time', async () => {
     const sent = favouriteDoc(flightIds[2]!);
     const added = (await (await push('favourites', [{ newDocumentState: sent }])).json()) as Doc[];
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({ id: flightIds[2], airlineName: 'Test Air', priceCents: 15003, _deleted: false });
+    expect(added[0]).toMatchObject({
+      id: flightIds[2],
+      airlineName: 'Test Air',
+      priceCents: 15003,
+      _deleted: false,
+    });
     const stored = added[0]!;
-    const removed = await push('favourites', [{ newDocumentState: { ...stored, _deleted: true }, assumedMasterState: stored }]);
+    const removed = await push('favourites', [
+      { newDocumentState: { ...stored, _deleted: true }, assumedMasterState: stored },
+    ]);
     expect(await removed.json()).toEqual([]);
-    expect((await pullDocs('favourites')).find((doc) => doc.id === flightIds[2])).toMatchObject({ _deleted: true });
+    expect((await pullDocs('favourites')).find((doc) => doc.id === flightIds[2])).toMatchObject({
+      _deleted: true,
+    });
   });
 
   test('preferences keep the theme', async () => {
@@ -164,18 +208,36 @@ describe('writes', () => {
 
 describe('bad pushes are refused whole and write nothing', () => {
   test.each([
-    ['a wrong type', () => [{ newDocumentState: cartDoc(flightIds[3]!, 'three' as unknown as number) }]],
+    [
+      'a wrong type',
+      () => [{ newDocumentState: cartDoc(flightIds[3]!, 'three' as unknown as number) }],
+    ],
     ['an amount of zero', () => [{ newDocumentState: cartDoc(flightIds[3]!, 0) }]],
-    ['a missing field', () => [{ newDocumentState: { ...cartDoc(flightIds[3]!, 1), flightId: undefined } }]],
-    ['an id that is not the flight id', () => [{ newDocumentState: { ...cartDoc(flightIds[3]!, 1), id: flightIds[4] } }]],
+    [
+      'a missing field',
+      () => [{ newDocumentState: { ...cartDoc(flightIds[3]!, 1), flightId: undefined } }],
+    ],
+    [
+      'an id that is not the flight id',
+      () => [{ newDocumentState: { ...cartDoc(flightIds[3]!, 1), id: flightIds[4] } }],
+    ],
     ['an unknown flight', () => [{ newDocumentState: cartDoc(randomUUID(), 1) }]],
-    ['the same document twice', () => [{ newDocumentState: cartDoc(flightIds[3]!, 1) }, { newDocumentState: cartDoc(flightIds[3]!, 2) }]],
+    [
+      'the same document twice',
+      () => [
+        { newDocumentState: cartDoc(flightIds[3]!, 1) },
+        { newDocumentState: cartDoc(flightIds[3]!, 2) },
+      ],
+    ],
   ])('%s → 400', async (_case, rows) => {
     const before = await countRows();
     const valid = { newDocumentState: cartDoc(flightIds[5]!, 1) };
     const response = await push('cart', [valid, ...rows()]);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ code: 'bad_request', message: expect.any(String) });
+    expect(await response.json()).toMatchObject({
+      code: 'bad_request',
+      message: expect.any(String),
+    });
     expect(await countRows()).toEqual(before);
   });
 
@@ -187,27 +249,37 @@ describe('bad pushes are refused whole and write nothing', () => {
     const before = await countRows();
     const other = actors.unverifiedCustomer.user!.id;
     for (const rows of [
-      [{ newDocumentState: cartDoc(flightIds[6]!, 1) }, { newDocumentState: cartDoc(flightIds[7]!, 1, other) }],
+      [
+        { newDocumentState: cartDoc(flightIds[6]!, 1) },
+        { newDocumentState: cartDoc(flightIds[7]!, 1, other) },
+      ],
       [{ newDocumentState: favouriteDoc(flightIds[7]!, other) }],
     ]) {
       const collection = 'amount' in rows[0]!.newDocumentState ? 'cart' : 'favourites';
       const response = await push(collection, rows);
       expect(response.status).toBe(403);
-      expect(await response.json()).toMatchObject({ code: 'forbidden', message: messages.notAllowed });
+      expect(await response.json()).toMatchObject({
+        code: 'forbidden',
+        message: messages.notAllowed,
+      });
     }
     expect(await countRows()).toEqual(before);
   });
 
   test(`an oversized batch (more than ${PUSH_MAX_ROWS} rows) → 413`, async () => {
     const before = await countRows();
-    const rows = Array.from({ length: PUSH_MAX_ROWS + 1 }, () => ({ newDocumentState: { id: randomUUID() } }));
+    const rows = Array.from({ length: PUSH_MAX_ROWS + 1 }, () => ({
+      newDocumentState: { id: randomUUID() },
+    }));
     const response = await push('favourites', rows);
     expect(response.status).toBe(413);
     expect(await countRows()).toEqual(before);
   });
 
   test('a body beyond the size limit → 413', async () => {
-    const rows = [{ newDocumentState: { ...cartDoc(flightIds[8]!, 1), description: 'x'.repeat(70_000) } }];
+    const rows = [
+      { newDocumentState: { ...cartDoc(flightIds[8]!, 1), description: 'x'.repeat(70_000) } },
+    ];
     expect((await push('cart', rows)).status).toBe(413);
   });
 
@@ -226,13 +298,19 @@ describe('bad pushes are refused whole and write nothing', () => {
     ['cart', 'disabledUser', 401],
   ] as const)('a push to %s by the %s → %i', async (collection, actorName, status) => {
     const before = await countRows();
-    const response = await push(collection, [{ newDocumentState: cartDoc(flightIds[9]!, 1) }], actors[actorName]);
+    const response = await push(
+      collection,
+      [{ newDocumentState: cartDoc(flightIds[9]!, 1) }],
+      actors[actorName],
+    );
     expect(response.status).toBe(status);
     expect(await countRows()).toEqual(before);
   });
 
   test('an outdated client cannot push (426)', async () => {
-    const init = pushInit(actors.customer.headers(), { rows: [{ newDocumentState: cartDoc(flightIds[9]!, 1) }] });
+    const init = pushInit(actors.customer.headers(), {
+      rows: [{ newDocumentState: cartDoc(flightIds[9]!, 1) }],
+    });
     const response = await app.request('/api/sync/cart/push', {
       ...init,
       headers: { ...(init.headers as Record<string, string>), 'x-skyport-sync-version': '0' },
@@ -241,7 +319,9 @@ describe('bad pushes are refused whole and write nothing', () => {
   });
 
   test('a cookie-authenticated push from another site is refused (CSRF)', async () => {
-    const init = pushInit(actors.customer.headers('cookie'), { rows: [{ newDocumentState: cartDoc(flightIds[9]!, 1) }] });
+    const init = pushInit(actors.customer.headers('cookie'), {
+      rows: [{ newDocumentState: cartDoc(flightIds[9]!, 1) }],
+    });
     const response = await app.request('/api/sync/cart/push', {
       ...init,
       headers: { ...(init.headers as Record<string, string>), Origin: 'https://evil.example' },
@@ -277,14 +357,17 @@ describe('review drafts', () => {
     ['an empty comment', { comment: '' }, messages.enterAComment],
     ['an order of someone else', { orderId: randomUUID() }, messages.notAllowed],
     ['a flight not in the order', { flightId: 'first flight' }, messages.notAllowed],
-  ] as [string, Partial<Doc>, string][])('a draft with %s comes back rejected with the reason, and no review is written', async (_case, fields, reason) => {
-    const before = await countRows();
-    const sent = draft(fields.flightId === 'first flight' ? { flightId: flightIds[0]! } : fields);
-    const response = await push('reviewDrafts', [{ newDocumentState: sent }]);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual([{ ...sent, status: 'rejected', reason }]);
-    expect((await countRows())!.reviews).toBe(before!.reviews);
-  });
+  ] as [string, Partial<Doc>, string][])(
+    'a draft with %s comes back rejected with the reason, and no review is written',
+    async (_case, fields, reason) => {
+      const before = await countRows();
+      const sent = draft(fields.flightId === 'first flight' ? { flightId: flightIds[0]! } : fields);
+      const response = await push('reviewDrafts', [{ newDocumentState: sent }]);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual([{ ...sent, status: 'rejected', reason }]);
+      expect((await countRows())!.reviews).toBe(before!.reviews);
+    },
+  );
 
   test('a valid draft becomes a review and marks the order line reviewed', async () => {
     const sent = draft();
@@ -313,10 +396,14 @@ describe('review drafts', () => {
 
   test('a rejected draft, corrected and pushed again as pending, is accepted', async () => {
     const first = draft({ flightId: flightIds[11]!, name: '' });
-    const [rejected] = (await (await push('reviewDrafts', [{ newDocumentState: first }])).json()) as Doc[];
+    const [rejected] = (await (
+      await push('reviewDrafts', [{ newDocumentState: first }])
+    ).json()) as Doc[];
     expect(rejected).toMatchObject({ status: 'rejected', reason: messages.enterAName });
     const corrected = { ...rejected!, name: 'Bea', status: 'pending', reason: null };
-    const [accepted] = (await (await push('reviewDrafts', [{ newDocumentState: corrected, assumedMasterState: rejected }])).json()) as Doc[];
+    const [accepted] = (await (
+      await push('reviewDrafts', [{ newDocumentState: corrected, assumedMasterState: rejected }])
+    ).json()) as Doc[];
     expect(accepted).toMatchObject({ id: first.id, name: 'Bea', status: 'accepted', reason: null });
   });
 
@@ -330,7 +417,9 @@ describe('review drafts', () => {
 
   test('a client cannot declare a draft accepted', async () => {
     const before = await countRows();
-    const response = await push('reviewDrafts', [{ newDocumentState: draft({ status: 'accepted' }) }]);
+    const response = await push('reviewDrafts', [
+      { newDocumentState: draft({ status: 'accepted' }) },
+    ]);
     expect(response.status).toBe(400);
     expect(await countRows()).toEqual(before);
   });
@@ -341,7 +430,9 @@ describe('review drafts', () => {
     await sql`INSERT INTO review_drafts (id, user_id, order_id, flight_id, name, comment) VALUES (${id}, ${other}, ${randomUUID()}, ${flightIds[0]!}, 'x', 'y')`;
     const response = await push('reviewDrafts', [{ newDocumentState: draft({ id }) }]);
     expect(response.status).toBe(403);
-    const [row] = await sql<{ user_id: string; name: string }[]>`SELECT user_id, name FROM review_drafts WHERE id = ${id}`;
+    const [row] = await sql<
+      { user_id: string; name: string }[]
+    >`SELECT user_id, name FROM review_drafts WHERE id = ${id}`;
     expect(row).toEqual({ user_id: other, name: 'x' });
   });
 

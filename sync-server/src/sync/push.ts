@@ -63,9 +63,16 @@ export async function pushChanges(
   }
   const parsed = pushBodySchema(writable).safeParse(body);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      message: issue.message,
+    }));
     const first = issues[0];
-    throw new AppError(ErrorCode.BadRequest, first ? `${first.path}: ${first.message}` : 'Invalid push', issues);
+    throw new AppError(
+      ErrorCode.BadRequest,
+      first ? `${first.path}: ${first.message}` : 'Invalid push',
+      issues,
+    );
   }
   const rows = parsed.data.rows as PushRow<WritableCollection>[];
   checkRows(writable, partition, rows);
@@ -93,7 +100,12 @@ export async function pushChanges(
     if (written.length === 0) return conflicts;
 
     // What the server kept of each written row; any difference from what was sent goes back.
-    const after = await selectDocuments(tx, writable, partition, written.map((row) => row.newDocumentState.id));
+    const after = await selectDocuments(
+      tx,
+      writable,
+      partition,
+      written.map((row) => row.newDocumentState.id),
+    );
     for (const row of written) {
       const stored = after.get(row.newDocumentState.id);
       if (stored && canonical(stored) !== canonical(row.newDocumentState)) conflicts.push(stored);
@@ -103,22 +115,40 @@ export async function pushChanges(
 }
 
 /** Ownership and id rules of every row, checked before any database access. */
-function checkRows(collection: WritableCollection, partition: string, rows: readonly PushRow<WritableCollection>[]) {
+function checkRows(
+  collection: WritableCollection,
+  partition: string,
+  rows: readonly PushRow<WritableCollection>[],
+) {
   const seen = new Set<string>();
   rows.forEach((row, index) => {
     const doc = row.newDocumentState;
     // Security: every row must be the caller's own; one foreign row refuses the whole push.
-    if (doc.userId !== partition || (row.assumedMasterState && row.assumedMasterState.userId !== partition)) {
-      throw new AppError(ErrorCode.Forbidden, messages.notAllowed, { reason: 'not_owner', row: index });
+    if (
+      doc.userId !== partition ||
+      (row.assumedMasterState && row.assumedMasterState.userId !== partition)
+    ) {
+      throw new AppError(ErrorCode.Forbidden, messages.notAllowed, {
+        reason: 'not_owner',
+        row: index,
+      });
     }
     if (row.assumedMasterState && row.assumedMasterState.id !== doc.id) {
-      throw new AppError(ErrorCode.BadRequest, `rows.${index}: assumedMasterState is another document`);
+      throw new AppError(
+        ErrorCode.BadRequest,
+        `rows.${index}: assumedMasterState is another document`,
+      );
     }
-    const expectedId = collection === 'preferences' ? doc.userId : 'flightId' in doc ? doc.flightId : doc.id;
+    const expectedId =
+      collection === 'preferences' ? doc.userId : 'flightId' in doc ? doc.flightId : doc.id;
     if (collection !== 'reviewDrafts' && doc.id !== expectedId) {
-      throw new AppError(ErrorCode.BadRequest, `rows.${index}: id must be ${collection === 'preferences' ? 'the user id' : 'the flight id'}`);
+      throw new AppError(
+        ErrorCode.BadRequest,
+        `rows.${index}: id must be ${collection === 'preferences' ? 'the user id' : 'the flight id'}`,
+      );
     }
-    if (seen.has(doc.id)) throw new AppError(ErrorCode.BadRequest, `rows.${index}: document ${doc.id} appears twice`);
+    if (seen.has(doc.id))
+      throw new AppError(ErrorCode.BadRequest, `rows.${index}: document ${doc.id} appears twice`);
     seen.add(doc.id);
   });
 }
@@ -132,16 +162,21 @@ async function checkReferences(
 ) {
   if (collection === 'favourites' || collection === 'cart') {
     const flightIds = rows.map((row) => (row.newDocumentState as FavouriteDoc | CartDoc).flightId);
-    const found = await tx<{ id: string }[]>`SELECT id FROM flights WHERE id = ANY(${flightIds}::uuid[])`;
+    const found = await tx<
+      { id: string }[]
+    >`SELECT id FROM flights WHERE id = ANY(${flightIds}::uuid[])`;
     const known = new Set(found.map((row) => row.id));
     const unknown = flightIds.filter((id) => !known.has(id));
-    if (unknown.length > 0) throw new AppError(ErrorCode.BadRequest, 'Unknown flight', { flightIds: unknown });
+    if (unknown.length > 0)
+      throw new AppError(ErrorCode.BadRequest, 'Unknown flight', { flightIds: unknown });
   }
   if (collection === 'reviewDrafts') {
     const ids = rows.map((row) => row.newDocumentState.id);
-    const foreign = await tx`SELECT 1 FROM review_drafts WHERE id = ANY(${ids}::uuid[]) AND user_id <> ${partition}`;
+    const foreign =
+      await tx`SELECT 1 FROM review_drafts WHERE id = ANY(${ids}::uuid[]) AND user_id <> ${partition}`;
     // Security: a draft id is chosen by the client; it must never reach someone else's draft.
-    if (foreign.length > 0) throw new AppError(ErrorCode.Forbidden, messages.notAllowed, { reason: 'not_owner' });
+    if (foreign.length > 0)
+      throw new AppError(ErrorCode.Forbidden, messages.notAllowed, { reason: 'not_owner' });
   }
 }
 
@@ -157,7 +192,10 @@ const OWNED_FIELDS: Readonly<Record<WritableCollection, readonly string[]>> = {
   reviewDrafts: ['orderId', 'flightId', 'rating', 'name', 'comment', 'status'],
 };
 
-function ownedKey(collection: WritableCollection, doc: Replicated<WritableCollection> | null): string {
+function ownedKey(
+  collection: WritableCollection,
+  doc: Replicated<WritableCollection> | null,
+): string {
   if (doc === null || doc._deleted) return 'absent';
   const record = doc as unknown as Record<string, unknown>;
   return JSON.stringify(OWNED_FIELDS[collection].map((field) => record[field] ?? null));
@@ -240,7 +278,10 @@ const WRITERS: { [C in WritableCollection]: Writer<C> } = {
     if (doc.status !== 'pending') {
       // Security: the outcome of a draft is the server's to decide, never the client's.
       if (live?.status === doc.status) return;
-      throw new AppError(ErrorCode.BadRequest, 'A review draft is pushed as pending; its outcome is set by the server');
+      throw new AppError(
+        ErrorCode.BadRequest,
+        'A review draft is pushed as pending; its outcome is set by the server',
+      );
     }
     const outcome = await reviewFromDraft(tx, userId, doc);
     const reason = outcome.status === 'rejected' ? outcome.reason : null;

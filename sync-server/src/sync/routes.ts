@@ -53,7 +53,8 @@ const requireSyncVersion = createMiddleware(async (c, next) => {
 
 function collectionParam(c: Context): SyncCollectionName {
   const parsed = SyncCollectionNameSchema.safeParse(c.req.param('collection'));
-  if (!parsed.success) throw new AppError(ErrorCode.NotFound, `No replicated collection ${c.req.param('collection')}`);
+  if (!parsed.success)
+    throw new AppError(ErrorCode.NotFound, `No replicated collection ${c.req.param('collection')}`);
   return parsed.data;
 }
 
@@ -92,18 +93,26 @@ export function syncRoutes(deps: Pick<AppDeps, 'sql' | 'logger'>) {
       // connections per origin, fewer than the collections a customer replicates.
       const names = (c.req.query('collections') ?? '').split(',').filter(Boolean);
       if (names.length === 0 || names.length > SYNC_COLLECTIONS.length) {
-        throw new AppError(ErrorCode.BadRequest, 'collections: name one or more replicated collections');
+        throw new AppError(
+          ErrorCode.BadRequest,
+          'collections: name one or more replicated collections',
+        );
       }
       const wanted = [...new Set(names)].map((name) => {
         const parsed = SyncCollectionNameSchema.safeParse(name);
-        if (!parsed.success) throw new AppError(ErrorCode.BadRequest, `collections: no replicated collection ${name}`);
+        if (!parsed.success)
+          throw new AppError(ErrorCode.BadRequest, `collections: no replicated collection ${name}`);
         return { collection: parsed.data, partition: resolvePartition(c.get('user'), parsed.data) };
       });
       return streamChanges(c, changeFeedFor(deps), wanted, true);
     })
     .get('/sync/:collection/stream', async (c) => {
       const collection = collectionParam(c);
-      const partition = resolvePartition(c.get('user'), collection, c.req.query('partition') || undefined);
+      const partition = resolvePartition(
+        c.get('user'),
+        collection,
+        c.req.query('partition') || undefined,
+      );
       return streamChanges(c, changeFeedFor(deps), [{ collection, partition }], false);
     });
 }

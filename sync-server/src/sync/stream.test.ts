@@ -26,7 +26,9 @@ async function startInstance(): Promise<Instance> {
   const sql = createSql(url, { max: 4 });
   const app = createApp({ sql, logger: createLogger('silent') });
   const server = await new Promise<ServerType>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(started),
+    );
   });
   const { port } = server.address() as AddressInfo;
   const instance = { sql, server, origin: `http://127.0.0.1:${port}` };
@@ -104,7 +106,8 @@ function openStream(origin: string, collection: string, actor?: Actor) {
       for (;;) {
         const found = events.find(predicate);
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no matching event; got ${JSON.stringify(events)}`);
+        if (Date.now() > deadline)
+          throw new Error(`no matching event; got ${JSON.stringify(events)}`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 50);
@@ -119,7 +122,10 @@ function openStream(origin: string, collection: string, actor?: Actor) {
 }
 
 const changesWith = (id: string) => (event: SseEvent) =>
-  event.event === 'changes' && (JSON.parse(event.data) as { documents: { id: string }[] }).documents.some((doc) => doc.id === id);
+  event.event === 'changes' &&
+  (JSON.parse(event.data) as { documents: { id: string }[] }).documents.some(
+    (doc) => doc.id === id,
+  );
 
 test('a stream starts with a resync, and a flight changed through instance A reaches a client of instance B', async () => {
   const stream = openStream(b.origin, 'flights');
@@ -129,7 +135,10 @@ test('a stream starts with a resync, and a flight changed through instance A rea
   const started = performance.now();
   await a.sql`UPDATE flights SET price_cents = 4242 WHERE id = ${changed}`;
   const event = await stream.waitFor(changesWith(changed));
-  const body = JSON.parse(event.data) as { documents: { id: string; priceCents: number }[]; checkpoint: { revision: number; id: string } };
+  const body = JSON.parse(event.data) as {
+    documents: { id: string; priceCents: number }[];
+    checkpoint: { revision: number; id: string };
+  };
   expect(body.documents.find((doc) => doc.id === changed)?.priceCents).toBe(4242);
   expect(body.checkpoint).toEqual({ revision: expect.any(Number), id: changed });
   expect(event.at - started).toBeLessThan(2000);
@@ -144,11 +153,25 @@ test("a customer's cart pushed through A streams from B to that customer only", 
   const userId = actors.customer.user!.id;
   const flightId = flightIds[1]!;
   const doc = {
-    id: flightId, userId, flightId, airlineId, airlineName: 'Stream Air', origin: 'Argentina', destination: 'Chile',
-    priceCents: 15002, logo: '/logos/test.svg', departureHour: '08:30', arrivalHour: '10:45', tickets: 100, amount: 2,
+    id: flightId,
+    userId,
+    flightId,
+    airlineId,
+    airlineName: 'Stream Air',
+    origin: 'Argentina',
+    destination: 'Chile',
+    priceCents: 15002,
+    logo: '/logos/test.svg',
+    departureHour: '08:30',
+    arrivalHour: '10:45',
+    tickets: 100,
+    amount: 2,
     _deleted: false,
   };
-  const pushed = await fetch(`${a.origin}/api/sync/cart/push`, pushInit(actors.customer.headers(), { rows: [{ newDocumentState: doc }] }));
+  const pushed = await fetch(
+    `${a.origin}/api/sync/cart/push`,
+    pushInit(actors.customer.headers(), { rows: [{ newDocumentState: doc }] }),
+  );
   expect(pushed.status).toBe(200);
   const event = await mine.waitFor(changesWith(flightId));
   expect(JSON.parse(event.data).documents).toEqual([doc]);
@@ -166,7 +189,9 @@ test('a bulk change streams in batches that together carry every row, oldest fir
   await stream.waitFor(changesWith(ids.at(-1)!), 10_000);
   const received = stream.events
     .filter((event) => event.event === 'changes')
-    .flatMap((event) => (JSON.parse(event.data) as { documents: { id: string }[] }).documents.map((doc) => doc.id));
+    .flatMap((event) =>
+      (JSON.parse(event.data) as { documents: { id: string }[] }).documents.map((doc) => doc.id),
+    );
   expect(received).toEqual(ids);
   await stream.close();
 });
@@ -174,7 +199,9 @@ test('a bulk change streams in batches that together carry every row, oldest fir
 test('streams are authorised and versioned like pulls', async () => {
   expect((await openStream(a.origin, 'cart').response).status).toBe(401);
   expect((await openStream(a.origin, 'sales', actors.customer).response).status).toBe(403);
-  const outdated = await fetch(`${a.origin}/api/sync/flights/stream`, { headers: { 'x-skyport-sync-version': '0' } });
+  const outdated = await fetch(`${a.origin}/api/sync/flights/stream`, {
+    headers: { 'x-skyport-sync-version': '0' },
+  });
   expect(outdated.status).toBe(426);
   await outdated.body?.cancel();
 });
@@ -211,8 +238,12 @@ test('one connection carries several collections, each event naming its collecti
   expect(text).toContain(flightIds[2]!);
   controller.abort();
 
-  const guest = await fetch(`${b.origin}/api/sync/stream?collections=flights,cart`, { headers: syncHeaders() });
+  const guest = await fetch(`${b.origin}/api/sync/stream?collections=flights,cart`, {
+    headers: syncHeaders(),
+  });
   expect(guest.status).toBe(401);
-  const unknown = await fetch(`${b.origin}/api/sync/stream?collections=flights,tickets`, { headers: syncHeaders() });
+  const unknown = await fetch(`${b.origin}/api/sync/stream?collections=flights,tickets`, {
+    headers: syncHeaders(),
+  });
   expect(unknown.status).toBe(400);
 });

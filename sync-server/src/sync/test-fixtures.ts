@@ -19,7 +19,9 @@ export function pushInit(actorHeaders: Record<string, string>, body: unknown): R
 }
 
 export async function insertAirline(sql: Sql, name = 'Test Air'): Promise<string> {
-  const [row] = await sql<{ id: string }[]>`INSERT INTO airlines (name, image) VALUES (${name}, '/logos/test.svg') RETURNING id`;
+  const [row] = await sql<
+    { id: string }[]
+  >`INSERT INTO airlines (name, image) VALUES (${name}, '/logos/test.svg') RETURNING id`;
   if (!row) throw new Error('airline insert returned no row');
   return row.id;
 }
@@ -72,9 +74,13 @@ export async function insertOrder(
 }
 
 /** A readable pull URL. */
-export function pullUrl(collection: string, params: Record<string, string | number | undefined> = {}): string {
+export function pullUrl(
+  collection: string,
+  params: Record<string, string | number | undefined> = {},
+): string {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined) query.set(key, String(value));
   const text = query.toString();
   return `/api/sync/${collection}/pull${text ? `?${text}` : ''}`;
 }

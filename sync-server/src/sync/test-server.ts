@@ -33,7 +33,10 @@ const publicDir = option('public-dir');
 let embedded: EmbeddedDatabase | undefined;
 let adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) {
-  embedded = await startEmbeddedPostgres(path.resolve(import.meta.dirname, '../../../.data/test-server-pg'), 54349);
+  embedded = await startEmbeddedPostgres(
+    path.resolve(import.meta.dirname, '../../../.data/test-server-pg'),
+    54349,
+  );
   adminUrl = embedded.adminUrl;
 }
 const name = `skyport_disposable_${randomBytes(6).toString('hex')}`;
@@ -56,7 +59,12 @@ if (flightCount > 1000) {
 
 const control = new Hono()
   .post('/__test/flights/:id', async (c) => {
-    const body = (await c.req.json()) as { priceCents?: number; tickets?: number; deleted?: boolean; description?: string };
+    const body = (await c.req.json()) as {
+      priceCents?: number;
+      tickets?: number;
+      deleted?: boolean;
+      description?: string;
+    };
     await sql`UPDATE flights SET price_cents = coalesce(${body.priceCents ?? null}::int8, price_cents),
       tickets = coalesce(${body.tickets ?? null}::int, tickets), deleted = coalesce(${body.deleted ?? null}::bool, deleted),
       description = coalesce(${body.description ?? null}, description), updated_at = now()
@@ -73,7 +81,8 @@ const control = new Hono()
   })
   .get('/__test/rows/:table', async (c) => {
     const tables: Record<string, string> = {
-      reviews: 'SELECT id, order_id, flight_id, rating, name, comment FROM reviews ORDER BY created_at',
+      reviews:
+        'SELECT id, order_id, flight_id, rating, name, comment FROM reviews ORDER BY created_at',
       review_drafts: 'SELECT id, user_id, status, reason FROM review_drafts ORDER BY updated_at',
       cart_lines: 'SELECT user_id, flight_id, amount, deleted FROM cart_lines ORDER BY flight_id',
       favourites: 'SELECT user_id, flight_id, deleted FROM favourites ORDER BY flight_id',
@@ -84,27 +93,39 @@ const control = new Hono()
     return c.json(await sql.unsafe(query));
   });
 
-const app = createApp({ sql, logger: createLogger(process.env.LOG_LEVEL ?? 'silent') }, publicDir ? { publicDir: path.resolve(publicDir) } : {});
+const app = createApp(
+  { sql, logger: createLogger(process.env.LOG_LEVEL ?? 'silent') },
+  publicDir ? { publicDir: path.resolve(publicDir) } : {},
+);
 const root = new Hono();
 root.route('/', control);
 root.route('/', app);
 
-const server = serve({ fetch: root.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1' }, () => {
-  const { port } = server.address() as AddressInfo;
-  const summary = {
-    url: `http://127.0.0.1:${port}`,
-    database: name,
-    airlineId,
-    flightIds,
-    actors: Object.fromEntries(
-      Object.entries(actors).map(([key, actor]) => [
-        key,
-        { id: actor.user?.id ?? null, token: actor.token, airlineId: actor.airlineId, email: actor.email, password: actor.password },
-      ]),
-    ),
-  };
-  process.stdout.write(`${JSON.stringify(summary)}\n`);
-});
+const server = serve(
+  { fetch: root.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1' },
+  () => {
+    const { port } = server.address() as AddressInfo;
+    const summary = {
+      url: `http://127.0.0.1:${port}`,
+      database: name,
+      airlineId,
+      flightIds,
+      actors: Object.fromEntries(
+        Object.entries(actors).map(([key, actor]) => [
+          key,
+          {
+            id: actor.user?.id ?? null,
+            token: actor.token,
+            airlineId: actor.airlineId,
+            email: actor.email,
+            password: actor.password,
+          },
+        ]),
+      ),
+    };
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+  },
+);
 
 let stopping = false;
 async function stop() {

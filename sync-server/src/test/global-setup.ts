@@ -54,7 +54,8 @@ async function dropDatabases(admin: Sql, shouldDrop: (name: string) => boolean) 
   const rows = await admin<{ datname: string }[]>`
     SELECT datname FROM pg_database WHERE datname LIKE ${PREFIX + '%'}`;
   for (const { datname } of rows) {
-    if (shouldDrop(datname)) await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    if (shouldDrop(datname))
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
 }
 

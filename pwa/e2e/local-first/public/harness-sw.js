@@ -6,7 +6,12 @@ self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
-  if (event.request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  if (
+    event.request.method !== 'GET' ||
+    url.origin !== self.location.origin ||
+    url.pathname.startsWith('/api/')
+  )
+    return;
   event.respondWith(
     fetch(event.request)
       .then((response) => {
@@ -16,6 +21,9 @@ self.addEventListener('fetch', (event) => {
         }
         return response;
       })
-      .catch(async () => (await caches.match(event.request)) ?? (await caches.match('/')) ?? Response.error()),
+      .catch(
+        async () =>
+          (await caches.match(event.request)) ?? (await caches.match('/')) ?? Response.error(),
+      ),
   );
 });

@@ -1,10 +1,20 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { messages, TOAST_LOGOUT_MS, type ChangePasswordInput, type LoginInput, type RegisterCustomerInput } from '@skyport/shared';
+import {
+  messages,
+  TOAST_LOGOUT_MS,
+  type ChangePasswordInput,
+  type LoginInput,
+  type RegisterCustomerInput,
+} from '@skyport/shared';
 import { LoginScreen } from '../../features/identity/components/login-screen.tsx';
 import { RegisterScreen } from '../../features/identity/components/register-screen.tsx';
 import { ProfileScreen } from '../../features/identity/components/profile-screen.tsx';
-import { ResetPasswordScreen, VerifyEmailScreen, type VerifyState } from '../../features/identity/components/token-screens.tsx';
+import {
+  ResetPasswordScreen,
+  VerifyEmailScreen,
+  type VerifyState,
+} from '../../features/identity/components/token-screens.tsx';
 import * as identity from '../../features/identity/api/identity-api.ts';
 import { alertDialog } from '../../ui/dialogs.tsx';
 import { Loader } from '../../ui/loader.tsx';
@@ -29,7 +39,9 @@ export function LoginRoute() {
       }
     }
   };
-  return <LoginScreen onLogIn={logIn} googleButton={firebaseConfigured ? <GoogleSignIn /> : undefined} />;
+  return (
+    <LoginScreen onLogIn={logIn} googleButton={firebaseConfigured ? <GoogleSignIn /> : undefined} />
+  );
 }
 
 export function RegisterRoute() {
@@ -37,10 +49,17 @@ export function RegisterRoute() {
   const register = async (input: RegisterCustomerInput) => {
     try {
       await identity.register(input);
-      await alertDialog({ title: messages.checkYourEmail, text: uiLabels.verificationSent, tone: 'success' });
+      await alertDialog({
+        title: messages.checkYourEmail,
+        text: uiLabels.verificationSent,
+        tone: 'success',
+      });
       navigate('/login');
     } catch (error) {
-      await alertDialog({ title: messages.oops, text: errorMessage(error, messages.somethingWentWrong) });
+      await alertDialog({
+        title: messages.oops,
+        text: errorMessage(error, messages.somethingWentWrong),
+      });
     }
   };
   return <RegisterScreen onRegister={register} />;
@@ -58,7 +77,8 @@ export function VerifyEmailRoute() {
       .then(() => refreshSession())
       .then(
         () => !cancelled && setState({ status: 'done' }),
-        (error: unknown) => !cancelled && setState({ status: 'failed', message: errorMessage(error) }),
+        (error: unknown) =>
+          !cancelled && setState({ status: 'failed', message: errorMessage(error) }),
       );
     return () => {
       cancelled = true;
@@ -76,7 +96,10 @@ export function ResetPasswordRoute() {
       onReset={async (input) => {
         try {
           const answer = await identity.resetPassword(input);
-          const text = answer && typeof answer === 'object' && 'message' in answer ? String(answer.message) : undefined;
+          const text =
+            answer && typeof answer === 'object' && 'message' in answer
+              ? String(answer.message)
+              : undefined;
           if (text) showToast(text);
           navigate('/login', { replace: true });
         } catch (error) {
@@ -94,7 +117,10 @@ export function ProfileRoute() {
   const changePassword = async (input: ChangePasswordInput) => {
     try {
       const answer = await identity.changePassword(input);
-      const text = answer && typeof answer === 'object' && 'message' in answer ? String(answer.message) : undefined;
+      const text =
+        answer && typeof answer === 'object' && 'message' in answer
+          ? String(answer.message)
+          : undefined;
       showToast(text ?? messages.passwordChanged);
       return true;
     } catch (error) {
@@ -107,7 +133,9 @@ export function ProfileRoute() {
       user={session.user}
       onChangePassword={changePassword}
       onResendVerification={() => {
-        identity.resendVerification().then(() => showToast(messages.checkYourEmail), reportApiError);
+        identity
+          .resendVerification()
+          .then(() => showToast(messages.checkYourEmail), reportApiError);
       }}
     />
   );

@@ -3,7 +3,11 @@ import { useSearchParams } from 'react-router-dom';
 import { COUNTRIES, messages, type CatalogQuery } from '@skyport/shared';
 import { HomeScreen } from '../../features/catalog/components/home-screen.tsx';
 import { showToast } from '../../ui/toast.tsx';
-import { homeQueryFrom, useAirlines, useCatalogPage } from '../../features/catalog/data/catalogue.ts';
+import {
+  homeQueryFrom,
+  useAirlines,
+  useCatalogPage,
+} from '../../features/catalog/data/catalogue.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
 import { useShopActions } from '../actions.ts';
 import { useLocalDataLoader } from '../../data/provider.tsx';
@@ -27,7 +31,8 @@ function paramsFrom(query: CatalogQuery): URLSearchParams {
 export function HomeRoute() {
   const session = useSession();
   if (session.user?.role === 'super_admin') return <SuperAdminHome />;
-  if (session.user?.role === 'airline' && session.user.airlineStatus !== 'approved') return <PendingAirlineHome />;
+  if (session.user?.role === 'airline' && session.user.airlineStatus !== 'approved')
+    return <PendingAirlineHome />;
   return <CatalogHome />;
 }
 
@@ -40,7 +45,10 @@ function CatalogHome() {
   const airlines = useAirlines();
   const favourites = useFavourites();
   const actions = useShopActions();
-  const favouriteIds = useMemo(() => new Set(favourites.map((favourite) => favourite.flightId)), [favourites]);
+  const favouriteIds = useMemo(
+    () => new Set(favourites.map((favourite) => favourite.flightId)),
+    [favourites],
+  );
   const openLocalData = useLocalDataLoader();
 
   // The first page is on screen (on a first visit, the server's): once the browser has painted it
@@ -52,11 +60,14 @@ function CatalogHome() {
   }, [shown, openLocalData]);
 
   // "opps... Origin not found": tell the user and reset the search (spec §4).
-  const originNotFound = page?.originNotFound === true && Boolean(query.origin || query.destination);
+  const originNotFound =
+    page?.originNotFound === true && Boolean(query.origin || query.destination);
   useEffect(() => {
     if (!originNotFound) return;
     showToast(messages.originNotFound, 'error');
-    setParams(paramsFrom({ ...query, origin: undefined, destination: undefined, page: 1 }), { replace: true });
+    setParams(paramsFrom({ ...query, origin: undefined, destination: undefined, page: 1 }), {
+      replace: true,
+    });
   }, [originNotFound, query, setParams]);
 
   return (

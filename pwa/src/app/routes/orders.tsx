@@ -18,7 +18,11 @@ import { uiLabels } from '../../ui/labels.ts';
 import { ApiError, reportApiError } from '../api-client.ts';
 import { useAirlines } from '../../features/catalog/data/catalogue.ts';
 import { useOrders } from '../../features/orders/data/orders.ts';
-import { reviewDraftKey, useReviewDrafts, useSaveReviewDraft } from '../../features/orders/data/review-drafts.ts';
+import {
+  reviewDraftKey,
+  useReviewDrafts,
+  useSaveReviewDraft,
+} from '../../features/orders/data/review-drafts.ts';
 import { useSession } from '../session.ts';
 import { LoginRoute } from './auth.tsx';
 
@@ -35,12 +39,16 @@ export function OrdersRoute({ withProfile = false }: { withProfile?: boolean }) 
     const ids = new Set<string>();
     for (const order of orders ?? []) {
       for (const line of order.stocks) {
-        if (drafts.get(reviewDraftKey(order.id, line.flightId))?.status === 'pending') ids.add(line.id);
+        if (drafts.get(reviewDraftKey(order.id, line.flightId))?.status === 'pending')
+          ids.add(line.id);
       }
     }
     return ids;
   }, [orders, drafts]);
-  const names = useMemo(() => new Map(airlines.map((airline) => [airline.id, airline.name])), [airlines]);
+  const names = useMemo(
+    () => new Map(airlines.map((airline) => [airline.id, airline.name])),
+    [airlines],
+  );
   const [reviewing, setReviewing] = useState<{ order: Order; line: OrderLine } | null>(null);
 
   if (session.status === 'loading') return <Loader />;
@@ -53,10 +61,22 @@ export function OrdersRoute({ withProfile = false }: { withProfile?: boolean }) 
       airlineId: line.airlineId,
       flightId: line.flightId,
       orderId: order.id,
-      moreInfo: [{ flightName: names.get(line.airlineId) ?? '', origin: line.moreinfo.origin, destination: line.moreinfo.destination }],
+      moreInfo: [
+        {
+          flightName: names.get(line.airlineId) ?? '',
+          origin: line.moreinfo.origin,
+          destination: line.moreinfo.destination,
+        },
+      ],
     };
     const queue = async () => {
-      const saved = await saveDraft({ orderId: order.id, flightId: line.flightId, rating: review.rating, name: review.name, comment: review.comment });
+      const saved = await saveDraft({
+        orderId: order.id,
+        flightId: line.flightId,
+        rating: review.rating,
+        name: review.name,
+        comment: review.comment,
+      });
       if (saved.ok) showToast(uiLabels.reviewDraftQueued, 'info');
       else showToast(saved.message, 'error');
     };
@@ -88,7 +108,9 @@ export function OrdersRoute({ withProfile = false }: { withProfile?: boolean }) 
             </div>
           ) : null}
           <div>
-            <p className="text-xl font-bold">{[user.name, user.lastName].filter(Boolean).join(' ') || user.email}</p>
+            <p className="text-xl font-bold">
+              {[user.name, user.lastName].filter(Boolean).join(' ') || user.email}
+            </p>
             <p className="text-base-content/80">{specLabels.myOrders}</p>
           </div>
         </header>
@@ -104,7 +126,9 @@ export function OrdersRoute({ withProfile = false }: { withProfile?: boolean }) 
         open={reviewing !== null}
         defaultName={user.name ?? ''}
         onClose={() => setReviewing(null)}
-        onIncomplete={() => void alertDialog({ title: messages.oops, text: messages.completeAllFieldsReview })}
+        onIncomplete={() =>
+          void alertDialog({ title: messages.oops, text: messages.completeAllFieldsReview })
+        }
         onSubmit={(review) => {
           if (reviewing) void submit(reviewing, review);
         }}

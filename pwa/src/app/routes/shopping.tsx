@@ -5,7 +5,10 @@ import { FavouritesScreen } from '../../features/favourites/components/favourite
 import { CartScreen } from '../../features/cart/components/cart-screen.tsx';
 import { PaymentScreen } from '../../features/checkout/components/payment-screen.tsx';
 import { SuccessScreen } from '../../features/checkout/components/success-screen.tsx';
-import { TestCardField, type CardFieldState } from '../../features/checkout/components/test-card-field.tsx';
+import {
+  TestCardField,
+  type CardFieldState,
+} from '../../features/checkout/components/test-card-field.tsx';
 import * as checkoutApi from '../../features/checkout/api/checkout-api.ts';
 import { logOut } from '../../features/identity/api/identity-api.ts';
 import { Loader } from '../../ui/loader.tsx';
@@ -20,9 +23,14 @@ import { setSessionUser, useSession } from '../session.ts';
 import { LoginRoute } from './auth.tsx';
 
 const STRIPE_KEY: string | undefined = import.meta.env.VITE_STRIPE_PUBLISHABLE_KEY || undefined;
-const WALLET_LABEL = import.meta.env.VITE_WALLET_PROVIDER === 'paypal' ? uiLabels.payWithPaypal : uiLabels.payWithWallet;
+const WALLET_LABEL =
+  import.meta.env.VITE_WALLET_PROVIDER === 'paypal'
+    ? uiLabels.payWithPaypal
+    : uiLabels.payWithWallet;
 /** Stripe.js and its React bindings load only on /payment, and only when Stripe is configured. */
-const StripeCardField = lazy(() => import('../../features/checkout/components/stripe-card-field.tsx'));
+const StripeCardField = lazy(
+  () => import('../../features/checkout/components/stripe-card-field.tsx'),
+);
 
 export function FavouritesRoute() {
   useLocalData(); // the route's loader shows until the local data layer is open
@@ -31,7 +39,12 @@ export function FavouritesRoute() {
   const actions = useShopActions();
   if (session.status === 'loading') return <Loader />;
   if (!session.user) return <LoginRoute />;
-  return <FavouritesScreen favourites={favourites} onRemove={(favourite) => void actions.removeFavourite(favourite.flightId)} />;
+  return (
+    <FavouritesScreen
+      favourites={favourites}
+      onRemove={(favourite) => void actions.removeFavourite(favourite.flightId)}
+    />
+  );
 }
 
 export function CartRoute() {
@@ -112,7 +125,13 @@ export function PaymentRoute() {
   if (!session.user) return <LoginRoute />;
   const user = session.user;
 
-  const pay = async ({ email, createPaymentMethod }: { email: string; createPaymentMethod: (email: string) => Promise<string> }) => {
+  const pay = async ({
+    email,
+    createPaymentMethod,
+  }: {
+    email: string;
+    createPaymentMethod: (email: string) => Promise<string>;
+  }) => {
     try {
       const paymentMethodId = await createPaymentMethod(email);
       await checkoutApi.saveCart(lines);
@@ -144,7 +163,11 @@ export function PaymentRoute() {
     setWalletBusy(true);
     try {
       await checkoutApi.saveCart(lines);
-      const answer = await checkoutApi.startWalletCheckout({ amountCents: totals.totalCents, email: user.email, idempotencyKey: newKey() });
+      const answer = await checkoutApi.startWalletCheckout({
+        amountCents: totals.totalCents,
+        email: user.email,
+        idempotencyKey: newKey(),
+      });
       if (answer.status === 'approval_required') window.location.assign(answer.approvalUrl);
       else succeed();
     } catch (error) {
@@ -160,7 +183,9 @@ export function PaymentRoute() {
       testMode={!STRIPE_KEY}
       renderCardField={(onChange: (state: CardFieldState) => void, disabled: boolean) =>
         STRIPE_KEY ? (
-          <Suspense fallback={<span className="loading loading-dots" aria-label={uiLabels.loading} />}>
+          <Suspense
+            fallback={<span className="loading loading-dots" aria-label={uiLabels.loading} />}
+          >
             <StripeCardField publishableKey={STRIPE_KEY} onChange={onChange} disabled={disabled} />
           </Suspense>
         ) : (
@@ -175,7 +200,9 @@ export function PaymentRoute() {
           onClick={() => void payWithWallet()}
           data-testid="wallet"
         >
-          {walletBusy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+          {walletBusy ? (
+            <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+          ) : null}
           {WALLET_LABEL}
         </button>
       }

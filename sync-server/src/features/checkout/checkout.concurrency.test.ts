@@ -41,7 +41,11 @@ test('500 concurrent checkouts of one ticket on a flight with 50 seats: exactly 
       const send = () =>
         app.request(
           '/api/stripe',
-          jsonRequest('POST', { id: 'pm_card_visa', amount, receipt_email: 'b@buyers.test' }, headers),
+          jsonRequest(
+            'POST',
+            { id: 'pm_card_visa', amount, receipt_email: 'b@buyers.test' },
+            headers,
+          ),
         );
       let res = await send();
       for (let retry = 0; res.status === 503 && retry < 5; retry++) {

@@ -651,4 +651,3 @@ describe('who may buy, and bad input', () => {
     expect(await buyingPathCounts(sql)).toEqual(before);
   });
 });
-

@@ -14,7 +14,14 @@ export interface CartScreenProps {
 }
 
 /** /cart: lines with plus, minus and remove, the order summary and the checkout button. */
-export function CartScreen({ lines, totals, onIncrement, onDecrement, onRemove, onCheckout }: CartScreenProps) {
+export function CartScreen({
+  lines,
+  totals,
+  onIncrement,
+  onDecrement,
+  onRemove,
+  onCheckout,
+}: CartScreenProps) {
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
       <section aria-labelledby="cart-title" className="flex flex-col gap-3">
@@ -30,7 +37,11 @@ export function CartScreen({ lines, totals, onIncrement, onDecrement, onRemove, 
             {lines.map((line) => {
               const route = `${line.airlineName}, ${line.origin} → ${line.destination}`;
               return (
-                <li key={line.flightId} className="card card-border bg-base-100" data-testid="cart-line">
+                <li
+                  key={line.flightId}
+                  className="card card-border bg-base-100"
+                  data-testid="cart-line"
+                >
                   <div className="card-body flex-row flex-wrap items-center gap-3 p-4">
                     <AirlineLogo src={line.logo} name={line.airlineName} />
                     <div className="min-w-40 flex-1">
@@ -54,7 +65,11 @@ export function CartScreen({ lines, totals, onIncrement, onDecrement, onRemove, 
                       >
                         −
                       </button>
-                      <output className="join-item btn btn-sm btn-disabled min-w-10 !text-base-content" aria-live="polite" data-testid="cart-amount">
+                      <output
+                        className="join-item btn btn-sm btn-disabled min-w-10 !text-base-content"
+                        aria-live="polite"
+                        data-testid="cart-amount"
+                      >
                         {line.amount}
                       </output>
                       <button
@@ -67,7 +82,9 @@ export function CartScreen({ lines, totals, onIncrement, onDecrement, onRemove, 
                         +
                       </button>
                     </div>
-                    <p className="w-28 text-right font-bold">{formatPrice(line.priceCents * line.amount)}</p>
+                    <p className="w-28 text-right font-bold">
+                      {formatPrice(line.priceCents * line.amount)}
+                    </p>
                     <button
                       type="button"
                       className="btn btn-sm btn-ghost text-error"
@@ -85,7 +102,13 @@ export function CartScreen({ lines, totals, onIncrement, onDecrement, onRemove, 
         )}
       </section>
       <OrderSummary totals={totals}>
-        <button type="button" className="btn btn-primary btn-block" disabled={lines.length === 0} onClick={onCheckout} data-testid="checkout">
+        <button
+          type="button"
+          className="btn btn-primary btn-block"
+          disabled={lines.length === 0}
+          onClick={onCheckout}
+          data-testid="checkout"
+        >
           {specLabels.checkout}
         </button>
       </OrderSummary>

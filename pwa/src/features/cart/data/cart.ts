@@ -62,7 +62,9 @@ export function cartLines$(data: LocalData): Observable<CartLine[]> {
   return engine.user$.pipe(
     switchMap((user) => {
       if (user?.role === 'customer') {
-        return db.collections.cart.find().$.pipe(map((docs) => docs.map((doc) => toLine(doc._data as CartDoc))));
+        return db.collections.cart
+          .find()
+          .$.pipe(map((docs) => docs.map((doc) => toLine(doc._data as CartDoc))));
       }
       if (user) return of([] as CartLine[]);
       return guestCart$(db).pipe(
@@ -71,7 +73,13 @@ export function cartLines$(data: LocalData): Observable<CartLine[]> {
             ? of(lines)
             : db.collections.flights
                 .findByIds(lines.map((line) => line.flightId))
-                .$.pipe(map((flights) => lines.map((line) => refreshed(line, flights.get(line.flightId)?._data as Flight | undefined)))),
+                .$.pipe(
+                  map((flights) =>
+                    lines.map((line) =>
+                      refreshed(line, flights.get(line.flightId)?._data as Flight | undefined),
+                    ),
+                  ),
+                ),
         ),
       );
     }),
@@ -110,7 +118,9 @@ async function changeCart(
     return !previous || previous.amount !== line.amount;
   });
   if (changed.length > 0) {
-    await db.collections.cart.bulkUpsert(changed.map((line) => ({ ...line, id: line.flightId, userId: user.id })));
+    await db.collections.cart.bulkUpsert(
+      changed.map((line) => ({ ...line, id: line.flightId, userId: user.id })),
+    );
   }
   if (removed.length > 0) await db.collections.cart.bulkRemove(removed);
   return result;

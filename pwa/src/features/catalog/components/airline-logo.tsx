@@ -1,7 +1,15 @@
 import { useState } from 'react';
 
 /** An airline's logo, or its initials in a circle when there is none or it fails to load. */
-export function AirlineLogo({ src, name, size = 'size-11' }: { src: string; name: string; size?: string }) {
+export function AirlineLogo({
+  src,
+  name,
+  size = 'size-11',
+}: {
+  src: string;
+  name: string;
+  size?: string;
+}) {
   const [failed, setFailed] = useState(false);
   const initials = name
     .split(/\s+/)

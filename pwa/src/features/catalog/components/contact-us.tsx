@@ -18,7 +18,10 @@ export function ContactUs() {
           <Link to="/register/airline" className="btn btn-secondary" data-testid="contact-us">
             {specLabels.addYourAirline}
           </Link>
-          <a href={uiLabels.chatUrl} className="btn btn-outline border-primary-content text-primary-content hover:bg-primary-content hover:text-primary">
+          <a
+            href={uiLabels.chatUrl}
+            className="btn btn-outline border-primary-content text-primary-content hover:bg-primary-content hover:text-primary"
+          >
             <ChatIcon />
             {uiLabels.chatLink}
           </a>

@@ -39,7 +39,8 @@ export interface FilterPanelProps {
 
 /** Order (six orders plus initial), the four-mark price slider, airline autocomplete, reset. */
 export function FilterPanel(props: FilterPanelProps) {
-  const { sort, band, airlineId, airlines, onSortChange, onBandChange, onAirlineChange, onReset } = props;
+  const { sort, band, airlineId, airlines, onSortChange, onBandChange, onAirlineChange, onReset } =
+    props;
   const bandIndex = Math.max(0, SLIDER_BANDS.indexOf(band));
   const selectedAirline = airlines.find((airline) => airline.id === airlineId);
   return (
@@ -81,7 +82,10 @@ export function FilterPanel(props: FilterPanelProps) {
             aria-valuetext={bandLabel[band]}
             onChange={(event) => onBandChange(SLIDER_BANDS[Number(event.target.value)] ?? 'all')}
           />
-          <div className="flex justify-between px-1 text-xs text-base-content/80" aria-hidden="true">
+          <div
+            className="flex justify-between px-1 text-xs text-base-content/80"
+            aria-hidden="true"
+          >
             {SLIDER_BANDS.map((value) => (
               <span key={value} className="w-1/4 text-center first:text-left last:text-right">
                 {bandLabel[value]}
@@ -95,7 +99,12 @@ export function FilterPanel(props: FilterPanelProps) {
           initialText={selectedAirline?.name ?? ''}
           onAirlineChange={onAirlineChange}
         />
-        <button type="button" className="btn btn-outline btn-sm" onClick={onReset} data-testid="reset-filter">
+        <button
+          type="button"
+          className="btn btn-outline btn-sm"
+          onClick={onReset}
+          data-testid="reset-filter"
+        >
           {specLabels.resetFilter}
         </button>
       </div>
@@ -116,7 +125,9 @@ function AirlineFilter({
   const listId = useId();
   const choose = (value: string) => {
     setText(value);
-    const match = airlines.find((airline) => airline.name.toLowerCase() === value.trim().toLowerCase());
+    const match = airlines.find(
+      (airline) => airline.name.toLowerCase() === value.trim().toLowerCase(),
+    );
     if (match) onAirlineChange(match.id);
     else if (value.trim() === '') onAirlineChange(undefined);
   };

@@ -16,10 +16,19 @@ export interface FlightCardProps {
 }
 
 /** One flight of the home grid: route, date, hours, price, low-stock warning, actions. */
-export function FlightCard({ flight, showBuyActions, isFavourite, onAddFavourite, onAddToCart }: FlightCardProps) {
+export function FlightCard({
+  flight,
+  showBuyActions,
+  isFavourite,
+  onAddFavourite,
+  onAddToCart,
+}: FlightCardProps) {
   const route = `${flight.origin} → ${flight.destination}`;
   return (
-    <article className="card card-border bg-base-100 shadow-sm transition-shadow hover:shadow-md" data-testid="flight-card">
+    <article
+      className="card card-border bg-base-100 shadow-sm transition-shadow hover:shadow-md"
+      data-testid="flight-card"
+    >
       <div className="card-body gap-3 p-4">
         <div className="flex items-center gap-3">
           <AirlineLogo src={flight.logo} name={flight.airlineName} />
@@ -33,7 +42,9 @@ export function FlightCard({ flight, showBuyActions, isFavourite, onAddFavourite
             <button
               type="button"
               className={`btn btn-ghost btn-circle btn-sm ${isFavourite ? 'text-error' : ''}`}
-              aria-label={isFavourite ? uiLabels.inFavourites : `${uiLabels.addToFavourites}: ${route}`}
+              aria-label={
+                isFavourite ? uiLabels.inFavourites : `${uiLabels.addToFavourites}: ${route}`
+              }
               aria-pressed={isFavourite}
               disabled={isFavourite}
               onClick={() => onAddFavourite(flight)}
@@ -68,7 +79,11 @@ export function FlightCard({ flight, showBuyActions, isFavourite, onAddFavourite
             {formatPrice(flight.priceCents)}
           </p>
           <div className="flex gap-2">
-            <Link to={`/ticket/${flight.id}`} className="btn btn-sm btn-outline" aria-label={`${uiLabels.viewDetails}: ${route}`}>
+            <Link
+              to={`/ticket/${flight.id}`}
+              className="btn btn-sm btn-outline"
+              aria-label={`${uiLabels.viewDetails}: ${route}`}
+            >
               {uiLabels.viewDetails}
             </Link>
             {showBuyActions ? (

@@ -17,7 +17,15 @@ export interface FlightDetailScreenProps {
   onAddFavourite: () => void;
 }
 
-function Field({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+function Field({
+  label,
+  children,
+  testId,
+}: {
+  label: string;
+  children: React.ReactNode;
+  testId?: string;
+}) {
   return (
     <div className="flex flex-col">
       <dt className="text-sm text-base-content/80">{label}</dt>
@@ -76,7 +84,9 @@ export function FlightDetailScreen(props: FlightDetailScreenProps) {
             <Field label={uiLabels.price} testId="detail-price">
               {formatPrice(flight.priceCents)}
             </Field>
-            <Field label={uiLabels.tickets}>{flight.soldOut ? uiLabels.soldOut : flight.tickets}</Field>
+            <Field label={uiLabels.tickets}>
+              {flight.soldOut ? uiLabels.soldOut : flight.tickets}
+            </Field>
           </dl>
           {flight.description ? (
             <section>
@@ -104,7 +114,11 @@ export function FlightDetailScreen(props: FlightDetailScreenProps) {
         </div>
       </article>
 
-      <section aria-labelledby="reviews-title" className="flex flex-col gap-3" data-testid="reviews">
+      <section
+        aria-labelledby="reviews-title"
+        className="flex flex-col gap-3"
+        data-testid="reviews"
+      >
         <div className="flex flex-wrap items-center gap-3">
           <h2 id="reviews-title" className="text-xl font-bold">
             {uiLabels.reviews}
@@ -131,7 +145,9 @@ export function FlightDetailScreen(props: FlightDetailScreenProps) {
                     <RatingStars value={review.rating} size="rating-xs" />
                   </div>
                   <p className="whitespace-pre-line">{review.comment}</p>
-                  <p className="text-xs text-base-content/80">{formatTimestamp(review.createdAt)}</p>
+                  <p className="text-xs text-base-content/80">
+                    {formatTimestamp(review.createdAt)}
+                  </p>
                 </div>
               </li>
             ))}

@@ -1,5 +1,13 @@
 import type { ReactNode } from 'react';
-import { messages, type Airline, type CatalogQuery, type CatalogSort, type Flight, type FlightCatalogPage, type PriceBand } from '@skyport/shared';
+import {
+  messages,
+  type Airline,
+  type CatalogQuery,
+  type CatalogSort,
+  type Flight,
+  type FlightCatalogPage,
+  type PriceBand,
+} from '@skyport/shared';
 import { Loader } from '../../../ui/loader.tsx';
 import { Pagination } from '../../../ui/pagination.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
@@ -26,7 +34,8 @@ export interface HomeScreenProps {
 
 /** Hero with search, filter/order panel, flights grid with pagination, Contact Us. */
 export function HomeScreen(props: HomeScreenProps) {
-  const { query, page, airlines, places, favouriteIds, showBuyActions, onQueryChange, onReset } = props;
+  const { query, page, airlines, places, favouriteIds, showBuyActions, onQueryChange, onReset } =
+    props;
   return (
     <div className="flex flex-col gap-6">
       <section className="hero rounded-box bg-gradient-to-br from-primary to-secondary text-primary-content">
@@ -42,7 +51,10 @@ export function HomeScreen(props: HomeScreenProps) {
               destination={query.destination ?? ''}
               places={places}
               onSearch={({ origin, destination }) =>
-                onQueryChange({ origin: origin || undefined, destination: destination || undefined })
+                onQueryChange({
+                  origin: origin || undefined,
+                  destination: destination || undefined,
+                })
               }
             />
           </div>
@@ -68,19 +80,32 @@ export function HomeScreen(props: HomeScreenProps) {
           </h2>
           {props.notice}
           {page === undefined ? (
-            <Loader lines={[messages.homeLoaderTitle, messages.homeLoaderWait, messages.homeLoaderLoading]} />
+            <Loader
+              lines={[
+                messages.homeLoaderTitle,
+                messages.homeLoaderWait,
+                messages.homeLoaderLoading,
+              ]}
+            />
           ) : page.total === 0 ? (
             <div role="status" className="alert alert-info" data-testid="flights-not-found">
               {messages.flightsNotFound}
             </div>
           ) : (
             <>
-              <p className="text-sm text-base-content/80" aria-live="polite" data-testid="flights-total">
+              <p
+                className="text-sm text-base-content/80"
+                aria-live="polite"
+                data-testid="flights-total"
+              >
                 {uiLabels.flightsFound(page.total)}
               </p>
               <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="flight-grid">
                 {page.items.map((flight) => (
-                  <li key={flight.id} className="flex min-w-0 [&>article]:min-w-0 [&>article]:flex-1">
+                  <li
+                    key={flight.id}
+                    className="flex min-w-0 [&>article]:min-w-0 [&>article]:flex-1"
+                  >
                     <FlightCard
                       flight={flight}
                       showBuyActions={showBuyActions}

@@ -23,7 +23,11 @@ export function SearchBox({ origin, destination, places, onSearch }: SearchBoxPr
     onSearch({ origin: originText.trim(), destination: destinationText.trim() });
   };
   return (
-    <form role="search" onSubmit={submit} className="grid gap-2 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+    <form
+      role="search"
+      onSubmit={submit}
+      className="grid gap-2 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
+    >
       <label className="floating-label">
         <span>{uiLabels.origin}</span>
         <input

@@ -1,5 +1,11 @@
 import { expect, test } from 'vitest';
-import { CATALOG_SORTS, CatalogQuerySchema, PRICE_BANDS, queryCatalog, type Flight } from '@skyport/shared';
+import {
+  CATALOG_SORTS,
+  CatalogQuerySchema,
+  PRICE_BANDS,
+  queryCatalog,
+  type Flight,
+} from '@skyport/shared';
 import { createCatalogIndex, queryCatalogIndex, warmCatalogIndex } from './catalogue-index.ts';
 
 /** A small deterministic generator, so that a failure can be replayed. */
@@ -11,11 +17,20 @@ function random(seed: number) {
   };
 }
 
-const COUNTRIES = ['Argentina', 'Chile', 'Uruguay', 'Brazil', 'Bolivia', 'Peru', 'Spain', 'Åland Islands'];
+const COUNTRIES = [
+  'Argentina',
+  'Chile',
+  'Uruguay',
+  'Brazil',
+  'Bolivia',
+  'Peru',
+  'Spain',
+  'Åland Islands',
+];
 const AIRLINES = ['aurora', 'Andes Sky', 'pampa', 'Zeta', 'ñandú air'];
 
 function flights(count: number, next: () => number): Flight[] {
-  const pick = <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   return Array.from({ length: count }, (_, i) => {
     const airline = Math.floor(next() * AIRLINES.length);
     return {
@@ -29,7 +44,14 @@ function flights(count: number, next: () => number): Flight[] {
       arrivalDate: '2030-01-01',
       arrivalHour: '10:45',
       durationEstimated: '02:15',
-      priceCents: pick([10_000_00, 20_000_00, 30_000_00, 40_000_00, 55_000_00, Math.floor(next() * 60_000_00)]),
+      priceCents: pick([
+        10_000_00,
+        20_000_00,
+        30_000_00,
+        40_000_00,
+        55_000_00,
+        Math.floor(next() * 60_000_00),
+      ]),
       tickets: pick([0, 1, 49, 50, 300]),
       logo: '',
       description: '',
@@ -44,11 +66,12 @@ test('the indexed local query lists exactly the pages of the shared reference ru
   const index = createCatalogIndex(data);
   const texts = [undefined, '', 'ar', 'ch', 'Br', 'å', 'zz', ' uru '];
   for (let round = 0; round < 400; round++) {
-    const pick = <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+    const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
     const query = CatalogQuerySchema.parse({
       origin: pick(texts),
       destination: pick(texts),
-      airlineId: next() < 0.3 ? `00000000-0000-4000-8000-a0000000000${Math.floor(next() * 6)}` : undefined,
+      airlineId:
+        next() < 0.3 ? `00000000-0000-4000-8000-a0000000000${Math.floor(next() * 6)}` : undefined,
       band: pick(PRICE_BANDS),
       sort: pick(CATALOG_SORTS),
       page: 1 + Math.floor(next() * 5),
@@ -62,7 +85,12 @@ test('a page with a filter and a sort over 10,000 flights takes a few millisecon
   const data = flights(10_000, random(7));
   const index = createCatalogIndex(data);
   warmCatalogIndex(index);
-  const query = CatalogQuerySchema.parse({ band: 'mid', sort: 'price_desc', origin: 'ar', page: 3 });
+  const query = CatalogQuerySchema.parse({
+    band: 'mid',
+    sort: 'price_desc',
+    origin: 'ar',
+    page: 3,
+  });
   const times: number[] = [];
   for (let i = 0; i < 50; i++) {
     const started = performance.now();
@@ -75,6 +103,10 @@ test('a page with a filter and a sort over 10,000 flights takes a few millisecon
 
 test('the home query comes from the URL, a malformed parameter falling back to its default', async () => {
   const { catalogQueryFromSearch } = await import('./catalogue.ts');
-  expect(catalogQueryFromSearch(new URLSearchParams('sort=price_asc&page=3&band=mid'))).toMatchObject({ sort: 'price_asc', page: 3, band: 'mid' });
-  expect(catalogQueryFromSearch(new URLSearchParams('sort=cheapest&page=-2&origin=Ar&junk=1'))).toMatchObject({ sort: 'initial', page: 1, origin: 'Ar' });
+  expect(
+    catalogQueryFromSearch(new URLSearchParams('sort=price_asc&page=3&band=mid')),
+  ).toMatchObject({ sort: 'price_asc', page: 3, band: 'mid' });
+  expect(
+    catalogQueryFromSearch(new URLSearchParams('sort=cheapest&page=-2&origin=Ar&junk=1')),
+  ).toMatchObject({ sort: 'initial', page: 1, origin: 'Ar' });
 });

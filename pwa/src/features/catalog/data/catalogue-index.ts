@@ -53,8 +53,12 @@ export function warmCatalogIndex(index: CatalogIndex): void {
 
 function matchesSearch(flight: Flight, search: SearchTerms, level: SearchLevel): boolean {
   if (level === 'none' || level === 'notFound') return true;
-  const origin = search.origin === undefined ? undefined : matchesPlace(flight.origin, search.origin);
-  const destination = search.destination === undefined ? undefined : matchesPlace(flight.destination, search.destination);
+  const origin =
+    search.origin === undefined ? undefined : matchesPlace(flight.origin, search.origin);
+  const destination =
+    search.destination === undefined
+      ? undefined
+      : matchesPlace(flight.destination, search.destination);
   if (level === 'both') return origin !== false && destination !== false;
   return origin === true || destination === true;
 }

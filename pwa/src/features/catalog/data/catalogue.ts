@@ -1,4 +1,15 @@
-import { catchError, combineLatest, from, map, of, shareReplay, startWith, switchMap, tap, type Observable } from 'rxjs';
+import {
+  catchError,
+  combineLatest,
+  from,
+  map,
+  of,
+  shareReplay,
+  startWith,
+  switchMap,
+  tap,
+  type Observable,
+} from 'rxjs';
 import {
   CatalogQuerySchema,
   FlightCatalogPageSchema,
@@ -42,18 +53,19 @@ const indexes = new WeakMap<SkyportDatabase, Observable<CatalogIndex>>();
 export function catalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
   let index = indexes.get(db);
   if (!index) {
-    index = db.collections.flights
-      .find()
-      .$.pipe(
-        map((docs) => createCatalogIndex(plain<Flight>(docs))),
-        shareReplay({ bufferSize: 1, refCount: false }),
-      );
+    index = db.collections.flights.find().$.pipe(
+      map((docs) => createCatalogIndex(plain<Flight>(docs))),
+      shareReplay({ bufferSize: 1, refCount: false }),
+    );
     indexes.set(db, index);
   }
   return index;
 }
 
-export function catalogPage$(db: SkyportDatabase, query: CatalogQuery): Observable<FlightCatalogPage> {
+export function catalogPage$(
+  db: SkyportDatabase,
+  query: CatalogQuery,
+): Observable<FlightCatalogPage> {
   return catalogIndex$(db).pipe(map((index) => queryCatalogIndex(index, query)));
 }
 
@@ -66,7 +78,10 @@ function initialPullDone$(data: LocalData, collection: 'flights' | 'reviews'): O
 
 /** One flight with `soldOut`; `null` when it does not exist, `undefined` while still loading. */
 export function flight$(data: LocalData, id: string): Observable<FlightDetail | null | undefined> {
-  return combineLatest([data.db.collections.flights.findOne(id).$, initialPullDone$(data, 'flights')]).pipe(
+  return combineLatest([
+    data.db.collections.flights.findOne(id).$,
+    initialPullDone$(data, 'flights'),
+  ]).pipe(
     map(([doc, pulled]) => {
       if (doc) {
         const flight = doc._data as Flight;
@@ -88,7 +103,10 @@ function reviewPage(reviews: Review[]): ReviewPage {
   };
 }
 
-export function reviewsOf$(db: SkyportDatabase, filter: { flightId: string } | { airlineId: string }): Observable<ReviewPage> {
+export function reviewsOf$(
+  db: SkyportDatabase,
+  filter: { flightId: string } | { airlineId: string },
+): Observable<ReviewPage> {
   return db.collections.reviews
     .find({ selector: filter, sort: [{ createdAt: 'desc' }] })
     .$.pipe(map((docs) => reviewPage(plain<Review>(docs))));
@@ -103,7 +121,11 @@ export function catalogQueryFromSearch(search: URLSearchParams): CatalogQuery {
   const parsed = CatalogQuerySchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
-  return CatalogQuerySchema.parse(Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key) && key in CatalogQuerySchema.shape)));
+  return CatalogQuerySchema.parse(
+    Object.fromEntries(
+      Object.entries(raw).filter(([key]) => !bad.has(key) && key in CatalogQuerySchema.shape),
+    ),
+  );
 }
 
 /** Set once this device has the whole catalogue locally (per sync protocol, like the database). */
@@ -215,7 +237,9 @@ export function useAirlines(): readonly Airline[] {
   return useObservable(
     () =>
       data
-        ? data.db.collections.airlines.find({ sort: [{ name: 'asc' }] }).$.pipe(map((docs) => plain<Airline>(docs)))
+        ? data.db.collections.airlines
+            .find({ sort: [{ name: 'asc' }] })
+            .$.pipe(map((docs) => plain<Airline>(docs)))
         : of(NO_AIRLINES),
     [data],
     NO_AIRLINES,
@@ -246,7 +270,9 @@ export function useAirlineFlights(airlineId: string | null): readonly Flight[] |
   return useObservable(
     () =>
       airlineId
-        ? db.collections.flights.find({ selector: { airlineId }, sort: [{ priceCents: 'asc' }] }).$.pipe(map((docs) => plain<Flight>(docs)))
+        ? db.collections.flights
+            .find({ selector: { airlineId }, sort: [{ priceCents: 'asc' }] })
+            .$.pipe(map((docs) => plain<Flight>(docs)))
         : of([] as Flight[]),
     [db, airlineId],
   );

@@ -15,7 +15,11 @@ const CheckoutAnswerSchema = z.union([
     amount: z.number(),
     order: OrderSchema.partial().passthrough().nullable().optional(),
   }),
-  z.object({ status: z.literal('approval_required'), paymentId: z.string(), approvalUrl: z.string() }),
+  z.object({
+    status: z.literal('approval_required'),
+    paymentId: z.string(),
+    approvalUrl: z.string(),
+  }),
 ]);
 export type CheckoutAnswer = z.infer<typeof CheckoutAnswerSchema>;
 
@@ -36,22 +40,39 @@ export function payByCard(input: {
   return apiRequest('/checkout', {
     method: 'POST',
     headers: { 'Idempotency-Key': input.idempotencyKey },
-    body: { method: 'card', paymentMethodId: input.paymentMethodId, amount: input.amountCents, receiptEmail: input.email },
+    body: {
+      method: 'card',
+      paymentMethodId: input.paymentMethodId,
+      amount: input.amountCents,
+      receiptEmail: input.email,
+    },
     schema: CheckoutAnswerSchema,
   });
 }
 
 /** Starts a wallet checkout; the answer's approvalUrl is the provider's approval page. */
-export function startWalletCheckout(input: { amountCents: number; email?: string; idempotencyKey: string }): Promise<CheckoutAnswer> {
+export function startWalletCheckout(input: {
+  amountCents: number;
+  email?: string;
+  idempotencyKey: string;
+}): Promise<CheckoutAnswer> {
   return apiRequest('/checkout', {
     method: 'POST',
     headers: { 'Idempotency-Key': input.idempotencyKey },
-    body: { method: 'wallet', amount: input.amountCents, ...(input.email ? { receiptEmail: input.email } : {}) },
+    body: {
+      method: 'wallet',
+      amount: input.amountCents,
+      ...(input.email ? { receiptEmail: input.email } : {}),
+    },
     schema: CheckoutAnswerSchema,
   });
 }
 
 /** After the buyer approved at the wallet provider: authorise, write the order, capture. */
 export function confirmWalletCheckout(paymentId: string): Promise<CheckoutAnswer> {
-  return apiRequest(`/checkout/${encodeURIComponent(paymentId)}/confirm`, { method: 'POST', body: {}, schema: CheckoutAnswerSchema });
+  return apiRequest(`/checkout/${encodeURIComponent(paymentId)}/confirm`, {
+    method: 'POST',
+    body: {},
+    schema: CheckoutAnswerSchema,
+  });
 }

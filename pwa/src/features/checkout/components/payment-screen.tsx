@@ -13,13 +13,27 @@ export interface PaymentScreenProps {
   /** The wallet button: the test wallet, or PayPal when configured. */
   walletButton: ReactNode;
   /** Pays; resolves to an error text to show under the form, or null on success. */
-  onPay: (input: { email: string; createPaymentMethod: (email: string) => Promise<string> }) => Promise<string | null>;
+  onPay: (input: {
+    email: string;
+    createPaymentMethod: (email: string) => Promise<string>;
+  }) => Promise<string | null>;
   testMode: boolean;
 }
 
 /** /payment: email and card field, pay button (disabled while processing), wallet option. */
-export function PaymentScreen({ totals, defaultEmail, renderCardField, walletButton, onPay, testMode }: PaymentScreenProps) {
-  const [card, setCard] = useState<CardFieldState>({ complete: false, error: null, createPaymentMethod: null });
+export function PaymentScreen({
+  totals,
+  defaultEmail,
+  renderCardField,
+  walletButton,
+  onPay,
+  testMode,
+}: PaymentScreenProps) {
+  const [card, setCard] = useState<CardFieldState>({
+    complete: false,
+    error: null,
+    createPaymentMethod: null,
+  });
   const [processing, setProcessing] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
 
@@ -27,15 +41,25 @@ export function PaymentScreen({ totals, defaultEmail, renderCardField, walletBut
     event.preventDefault();
     if (processing) return;
     const email = String(new FormData(event.currentTarget).get('email') ?? '');
-    const parsed = CardFormSchema.safeParse({ email, cardComplete: card.complete, cardError: card.error });
+    const parsed = CardFormSchema.safeParse({
+      email,
+      cardComplete: card.complete,
+      cardError: card.error,
+    });
     if (!parsed.success || !card.createPaymentMethod) {
-      setFormError(parsed.success ? messages.formNotCompleted : (parsed.error.issues[0]?.message ?? messages.formNotCompleted));
+      setFormError(
+        parsed.success
+          ? messages.formNotCompleted
+          : (parsed.error.issues[0]?.message ?? messages.formNotCompleted),
+      );
       return;
     }
     setFormError(null);
     setProcessing(true);
     try {
-      setFormError(await onPay({ email: parsed.data.email, createPaymentMethod: card.createPaymentMethod }));
+      setFormError(
+        await onPay({ email: parsed.data.email, createPaymentMethod: card.createPaymentMethod }),
+      );
     } finally {
       setProcessing(false);
     }
@@ -78,7 +102,12 @@ export function PaymentScreen({ totals, defaultEmail, renderCardField, walletBut
               {formError}
             </p>
           ) : null}
-          <button type="submit" className="btn btn-primary btn-lg" disabled={processing} data-testid="pay">
+          <button
+            type="submit"
+            className="btn btn-primary btn-lg"
+            disabled={processing}
+            data-testid="pay"
+          >
             {processing ? <span className="loading loading-spinner" aria-hidden="true" /> : null}
             {processing ? uiLabels.processing : uiLabels.pay(formatPrice(totals.totalCents))}
           </button>

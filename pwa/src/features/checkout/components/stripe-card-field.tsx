@@ -26,7 +26,13 @@ export default function StripeCardField({
   );
 }
 
-function CardInput({ onChange, disabled }: { onChange: (state: CardFieldState) => void; disabled: boolean }) {
+function CardInput({
+  onChange,
+  disabled,
+}: {
+  onChange: (state: CardFieldState) => void;
+  disabled: boolean;
+}) {
   const stripe = useStripe();
   const elements = useElements();
   return (
@@ -43,8 +49,13 @@ function CardInput({ onChange, disabled }: { onChange: (state: CardFieldState) =
               createPaymentMethod: async (email) => {
                 const card = elements?.getElement(CardElement);
                 if (!stripe || !card) throw new Error(messages.formNotCompleted);
-                const result = await stripe.createPaymentMethod({ type: 'card', card, billing_details: { email } });
-                if (result.error) throw new Error(result.error.message ?? messages.formNotCompleted);
+                const result = await stripe.createPaymentMethod({
+                  type: 'card',
+                  card,
+                  billing_details: { email },
+                });
+                if (result.error)
+                  throw new Error(result.error.message ?? messages.formNotCompleted);
                 return result.paymentMethod.id;
               },
             })

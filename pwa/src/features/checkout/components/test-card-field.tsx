@@ -28,7 +28,10 @@ function luhn(digits: string): boolean {
 }
 
 function formatNumber(raw: string): string {
-  return raw.replace(/\D/g, '').slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ');
+  return raw
+    .replace(/\D/g, '')
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
 function formatExpiry(raw: string): string {
@@ -37,14 +40,21 @@ function formatExpiry(raw: string): string {
 }
 
 /** The card field's verdict on its three inputs (null error while still typing a part). */
-export function evaluateCard(number: string, expiry: string, cvc: string, now = new Date()): CardFieldState {
+export function evaluateCard(
+  number: string,
+  expiry: string,
+  cvc: string,
+  now = new Date(),
+): CardFieldState {
   const digits = number.replace(/\D/g, '');
   const numberOk = digits.length >= 12 && digits.length <= 19 && luhn(digits);
   const match = /^(\d{2})\/(\d{2})$/.exec(expiry);
   const month = match ? Number(match[1]) : 0;
   const year = match ? 2000 + Number(match[2]) : 0;
   const expiryOk =
-    month >= 1 && month <= 12 && (year > now.getFullYear() || (year === now.getFullYear() && month >= now.getMonth() + 1));
+    month >= 1 &&
+    month <= 12 &&
+    (year > now.getFullYear() || (year === now.getFullYear() && month >= now.getMonth() + 1));
   const cvcOk = /^\d{3,4}$/.test(cvc);
   const error =
     digits.length >= 12 && !numberOk
@@ -64,7 +74,13 @@ export function evaluateCard(number: string, expiry: string, cvc: string, now = 
  * errors the way a provider's card element does. Numbers never leave for anywhere but our server
  * in test mode.
  */
-export function TestCardField({ onChange, disabled }: { onChange: (state: CardFieldState) => void; disabled?: boolean }) {
+export function TestCardField({
+  onChange,
+  disabled,
+}: {
+  onChange: (state: CardFieldState) => void;
+  disabled?: boolean;
+}) {
   const [number, setNumber] = useState('');
   const [expiry, setExpiry] = useState('');
   const [cvc, setCvc] = useState('');
@@ -79,7 +95,11 @@ export function TestCardField({ onChange, disabled }: { onChange: (state: CardFi
     onChange(evaluateCard(n, e, c));
   };
   return (
-    <fieldset className="fieldset rounded-box border border-base-300 p-3" disabled={disabled} data-testid="card-field">
+    <fieldset
+      className="fieldset rounded-box border border-base-300 p-3"
+      disabled={disabled}
+      data-testid="card-field"
+    >
       <legend className="fieldset-legend">{uiLabels.card}</legend>
       <label htmlFor={`${id}-number`} className="label">
         {uiLabels.cardNumber}

@@ -27,7 +27,11 @@ export function FavouritesScreen({ favourites, onRemove }: FavouritesScreenProps
           {favourites.map((favourite) => {
             const route = `${favourite.origin} → ${favourite.destination}`;
             return (
-              <li key={favourite.flightId} className="card card-border bg-base-100" data-testid="favourite">
+              <li
+                key={favourite.flightId}
+                className="card card-border bg-base-100"
+                data-testid="favourite"
+              >
                 <div className="card-body gap-2 p-4">
                   <p className="font-semibold">{favourite.airlineName}</p>
                   <p className="flex flex-wrap items-center gap-1.5">
@@ -38,12 +42,19 @@ export function FavouritesScreen({ favourites, onRemove }: FavouritesScreenProps
                     {favourite.destination}
                   </p>
                   <p className="text-sm text-base-content/80">
-                    {formatDate(favourite.departureDate)} · {favourite.departureHour} – {favourite.arrivalHour}
+                    {formatDate(favourite.departureDate)} · {favourite.departureHour} –{' '}
+                    {favourite.arrivalHour}
                   </p>
                   <div className="card-actions items-center justify-between">
-                    <span className="text-lg font-bold text-primary">{formatPrice(favourite.priceCents)}</span>
+                    <span className="text-lg font-bold text-primary">
+                      {formatPrice(favourite.priceCents)}
+                    </span>
                     <div className="flex gap-2">
-                      <Link to={`/ticket/${favourite.flightId}`} className="btn btn-sm btn-outline" aria-label={`${uiLabels.viewDetails}: ${route}`}>
+                      <Link
+                        to={`/ticket/${favourite.flightId}`}
+                        className="btn btn-sm btn-outline"
+                        aria-label={`${uiLabels.viewDetails}: ${route}`}
+                      >
                         {uiLabels.viewDetails}
                       </Link>
                       <button

@@ -1,5 +1,11 @@
 import { map, of, switchMap, type Observable } from 'rxjs';
-import { favouriteFromFlight, messages, type Favourite, type FavouriteDoc, type Flight } from '@skyport/shared';
+import {
+  favouriteFromFlight,
+  messages,
+  type Favourite,
+  type FavouriteDoc,
+  type Flight,
+} from '@skyport/shared';
 import { rememberFavouriteAttempt } from '../../../db/local-state.ts';
 import { useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
@@ -38,7 +44,11 @@ export async function addFavourite(data: LocalData, flight: Flight): Promise<Fav
     return { ok: false, message: messages.loginToSaveFavourites };
   }
   if (user.role !== 'customer') return { ok: false, message: messages.notAllowed };
-  await data.db.collections.favourites.upsert({ ...favouriteFromFlight(flight, Date.now()), id: flight.id, userId: user.id });
+  await data.db.collections.favourites.upsert({
+    ...favouriteFromFlight(flight, Date.now()),
+    id: flight.id,
+    userId: user.id,
+  });
   return { ok: true };
 }
 

@@ -14,8 +14,13 @@ import { apiRequest } from '../../../app/api-client.ts';
 
 /** Online-only identity calls (`/api/auth/*`); the session cookie is HttpOnly and set by the server. */
 
-const UserAnswerSchema = z.union([z.object({ user: UserSchema }).transform((body) => body.user), UserSchema]);
-const OptionalMessageSchema = z.union([MessageResponseSchema, z.object({}).passthrough()]).optional();
+const UserAnswerSchema = z.union([
+  z.object({ user: UserSchema }).transform((body) => body.user),
+  UserSchema,
+]);
+const OptionalMessageSchema = z
+  .union([MessageResponseSchema, z.object({}).passthrough()])
+  .optional();
 
 export function logIn(input: LoginInput): Promise<User> {
   return apiRequest('/auth/login', { method: 'POST', body: input, schema: UserAnswerSchema });
@@ -23,7 +28,11 @@ export function logIn(input: LoginInput): Promise<User> {
 
 /** Exchanges a Firebase ID token (Google sign-in) for our own session, as login does for a password. */
 export function signInWithFirebase(idToken: string): Promise<User> {
-  return apiRequest('/auth/firebase', { method: 'POST', body: { idToken } satisfies FirebaseSignInInput, schema: UserAnswerSchema });
+  return apiRequest('/auth/firebase', {
+    method: 'POST',
+    body: { idToken } satisfies FirebaseSignInInput,
+    schema: UserAnswerSchema,
+  });
 }
 
 export function logOut(): Promise<void> {
@@ -31,27 +40,51 @@ export function logOut(): Promise<void> {
 }
 
 export function register(input: RegisterCustomerInput): Promise<unknown> {
-  return apiRequest('/auth/register', { method: 'POST', body: input, schema: OptionalMessageSchema });
+  return apiRequest('/auth/register', {
+    method: 'POST',
+    body: input,
+    schema: OptionalMessageSchema,
+  });
 }
 
 export function requestPasswordReset(input: PasswordResetRequestInput): Promise<unknown> {
-  return apiRequest('/auth/password/forgot', { method: 'POST', body: input, schema: OptionalMessageSchema });
+  return apiRequest('/auth/password/forgot', {
+    method: 'POST',
+    body: input,
+    schema: OptionalMessageSchema,
+  });
 }
 
 export function resetPassword(input: PasswordResetInput): Promise<unknown> {
-  return apiRequest('/auth/password/reset', { method: 'POST', body: input, schema: OptionalMessageSchema });
+  return apiRequest('/auth/password/reset', {
+    method: 'POST',
+    body: input,
+    schema: OptionalMessageSchema,
+  });
 }
 
 export function changePassword(input: ChangePasswordInput): Promise<unknown> {
-  return apiRequest('/auth/password/change', { method: 'POST', body: input, schema: OptionalMessageSchema });
+  return apiRequest('/auth/password/change', {
+    method: 'POST',
+    body: input,
+    schema: OptionalMessageSchema,
+  });
 }
 
 export function verifyEmail(token: string): Promise<unknown> {
-  return apiRequest('/auth/verify-email', { method: 'POST', body: { token }, schema: OptionalMessageSchema });
+  return apiRequest('/auth/verify-email', {
+    method: 'POST',
+    body: { token },
+    schema: OptionalMessageSchema,
+  });
 }
 
 export function resendVerification(): Promise<unknown> {
-  return apiRequest('/auth/verify-email/resend', { method: 'POST', body: {}, schema: OptionalMessageSchema });
+  return apiRequest('/auth/verify-email/resend', {
+    method: 'POST',
+    body: {},
+    schema: OptionalMessageSchema,
+  });
 }
 
 /** Which sign-in methods the server offers: Google through Firebase only when configured. */

@@ -20,7 +20,10 @@ export function LoginScreen({ onLogIn, googleButton }: LoginScreenProps) {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const parsed = LoginInputSchema.safeParse({ email: form.get('email'), password: form.get('password') });
+    const parsed = LoginInputSchema.safeParse({
+      email: form.get('email'),
+      password: form.get('password'),
+    });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error.issues));
       return;
@@ -39,7 +42,14 @@ export function LoginScreen({ onLogIn, googleButton }: LoginScreenProps) {
       <div className="card card-border bg-base-100 shadow-sm">
         <form className="card-body gap-4" onSubmit={submit} noValidate>
           <h1 className="card-title text-2xl">{specLabels.logIn}</h1>
-          <Field label={uiLabels.email} name="email" type="email" autoComplete="email" error={errors.email} required />
+          <Field
+            label={uiLabels.email}
+            name="email"
+            type="email"
+            autoComplete="email"
+            error={errors.email}
+            required
+          />
           <Field
             label={uiLabels.password}
             name="password"
@@ -49,10 +59,16 @@ export function LoginScreen({ onLogIn, googleButton }: LoginScreenProps) {
             required
           />
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+            {busy ? (
+              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+            ) : null}
             {specLabels.logIn}
           </button>
-          <button type="button" className="link link-primary self-start text-sm" onClick={() => setForgotOpen(true)}>
+          <button
+            type="button"
+            className="link link-primary self-start text-sm"
+            onClick={() => setForgotOpen(true)}
+          >
             {specLabels.forgotYourPassword}
           </button>
           {googleButton ? (

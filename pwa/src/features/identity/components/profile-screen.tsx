@@ -28,7 +28,11 @@ function Row({ label, value }: { label: string; value: React.ReactNode }) {
 }
 
 /** /profile: Account Information with the Change Password modal. */
-export function ProfileScreen({ user, onChangePassword, onResendVerification }: ProfileScreenProps) {
+export function ProfileScreen({
+  user,
+  onChangePassword,
+  onResendVerification,
+}: ProfileScreenProps) {
   const [changeOpen, setChangeOpen] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
   const fullName = [user.name, user.lastName].filter(Boolean).join(' ') || messages.emptyName;
@@ -64,8 +68,12 @@ export function ProfileScreen({ user, onChangePassword, onResendVerification }: 
               value={
                 <span className="flex flex-wrap items-center gap-2">
                   {user.email}
-                  <span className={`badge badge-sm ${user.emailVerified ? 'badge-success' : 'badge-warning'}`}>
-                    {user.emailVerified ? uiLabels.emailVerifiedBadge : uiLabels.emailNotVerifiedBadge}
+                  <span
+                    className={`badge badge-sm ${user.emailVerified ? 'badge-success' : 'badge-warning'}`}
+                  >
+                    {user.emailVerified
+                      ? uiLabels.emailVerifiedBadge
+                      : uiLabels.emailNotVerifiedBadge}
                   </span>
                 </span>
               }
@@ -88,8 +96,16 @@ export function ProfileScreen({ user, onChangePassword, onResendVerification }: 
           </div>
         </div>
       </section>
-      <ChangePasswordModal open={changeOpen} onClose={() => setChangeOpen(false)} onChangePassword={onChangePassword} />
-      <ForgotPasswordModal open={forgotOpen} onClose={() => setForgotOpen(false)} defaultEmail={user.email} />
+      <ChangePasswordModal
+        open={changeOpen}
+        onClose={() => setChangeOpen(false)}
+        onChangePassword={onChangePassword}
+      />
+      <ForgotPasswordModal
+        open={forgotOpen}
+        onClose={() => setForgotOpen(false)}
+        defaultEmail={user.email}
+      />
     </div>
   );
 }
@@ -121,7 +137,10 @@ function ChangePasswordModal({
     setErrors({});
     setBusy(true);
     try {
-      const changed = await onChangePassword({ oldPassword: parsed.data.oldPassword, newPassword: parsed.data.newPassword });
+      const changed = await onChangePassword({
+        oldPassword: parsed.data.oldPassword,
+        newPassword: parsed.data.newPassword,
+      });
       if (changed) {
         form.reset();
         onClose();
@@ -133,8 +152,20 @@ function ChangePasswordModal({
   return (
     <Modal open={open} onClose={onClose} title={specLabels.changePassword}>
       <form onSubmit={submit} noValidate className="flex flex-col gap-3">
-        <Field label={uiLabels.oldPassword} name="oldPassword" type="password" autoComplete="current-password" error={errors.oldPassword} />
-        <Field label={uiLabels.newPassword} name="newPassword" type="password" autoComplete="new-password" error={errors.newPassword} />
+        <Field
+          label={uiLabels.oldPassword}
+          name="oldPassword"
+          type="password"
+          autoComplete="current-password"
+          error={errors.oldPassword}
+        />
+        <Field
+          label={uiLabels.newPassword}
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          error={errors.newPassword}
+        />
         <Field
           label={uiLabels.confirmPassword}
           name="confirmPassword"

@@ -21,7 +21,11 @@ const CUSTOMER_LABELS = {
 };
 
 /** /register: Create your account (customer) with the §5 rules and messages. */
-export function RegisterScreen({ onRegister }: { onRegister: (input: RegisterCustomerInput) => Promise<void> }) {
+export function RegisterScreen({
+  onRegister,
+}: {
+  onRegister: (input: RegisterCustomerInput) => Promise<void>;
+}) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -52,7 +56,9 @@ export function RegisterScreen({ onRegister }: { onRegister: (input: RegisterCus
             </p>
           ) : null}
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+            {busy ? (
+              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+            ) : null}
             {specLabels.createYourAccount}
           </button>
           <p className="text-sm">

@@ -4,7 +4,8 @@ import { PasswordResetFormSchema, specLabels, type PasswordResetInput } from '@s
 import { uiLabels } from '../../../ui/labels.ts';
 import { Field, fieldErrors } from '../../../ui/field.tsx';
 
-export type VerifyState = { status: 'verifying' } | { status: 'done' } | { status: 'failed'; message: string };
+export type VerifyState =
+  { status: 'verifying' } | { status: 'done' } | { status: 'failed'; message: string };
 
 /** The page an email verification link opens. */
 export function VerifyEmailScreen({ state }: { state: VerifyState }) {
@@ -37,7 +38,13 @@ export function VerifyEmailScreen({ state }: { state: VerifyState }) {
 }
 
 /** The page a password reset link opens: a new password twice. */
-export function ResetPasswordScreen({ token, onReset }: { token: string; onReset: (input: PasswordResetInput) => Promise<void> }) {
+export function ResetPasswordScreen({
+  token,
+  onReset,
+}: {
+  token: string;
+  onReset: (input: PasswordResetInput) => Promise<void>;
+}) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -70,7 +77,13 @@ export function ResetPasswordScreen({ token, onReset }: { token: string; onReset
               {errors.token}
             </p>
           ) : null}
-          <Field label={uiLabels.newPassword} name="password" type="password" autoComplete="new-password" error={errors.password} />
+          <Field
+            label={uiLabels.newPassword}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password}
+          />
           <Field
             label={uiLabels.confirmPassword}
             name="confirmPassword"

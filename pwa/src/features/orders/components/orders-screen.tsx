@@ -17,7 +17,12 @@ export interface OrdersScreenProps {
 }
 
 /** "Your orders": one card per order with its lines; Review opens the feedback modal. */
-export function OrdersScreen({ orders, airlineName, pendingReviewLineIds, onReview }: OrdersScreenProps) {
+export function OrdersScreen({
+  orders,
+  airlineName,
+  pendingReviewLineIds,
+  onReview,
+}: OrdersScreenProps) {
   return (
     <section aria-labelledby="orders-title" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -138,7 +143,9 @@ function OrderCard({
                           data-testid="more-info"
                         >
                           {specLabels.columnMoreInfo}
-                          <ChevronIcon className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`} />
+                          <ChevronIcon
+                            className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`}
+                          />
                         </button>
                       </td>
                     </tr>

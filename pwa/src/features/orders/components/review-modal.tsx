@@ -1,5 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { isReviewFormIncomplete, messages, ReviewFormSchema, type ReviewForm } from '@skyport/shared';
+import {
+  isReviewFormIncomplete,
+  messages,
+  ReviewFormSchema,
+  type ReviewForm,
+} from '@skyport/shared';
 import { Modal } from '../../../ui/modal.tsx';
 import { RatingInput } from '../../../ui/rating.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
@@ -16,13 +21,23 @@ export interface ReviewModalProps {
 }
 
 /** "Give us your feedback!": star rating, "Users name", "Your comment", "Publicar". */
-export function ReviewModal({ open, onClose, onSubmit, onIncomplete, defaultName = '' }: ReviewModalProps) {
+export function ReviewModal({
+  open,
+  onClose,
+  onSubmit,
+  onIncomplete,
+  defaultName = '',
+}: ReviewModalProps) {
   const [rating, setRating] = useState<number | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const input = { name: String(data.get('name') ?? ''), comment: String(data.get('comment') ?? ''), rating };
+    const input = {
+      name: String(data.get('name') ?? ''),
+      comment: String(data.get('comment') ?? ''),
+      rating,
+    };
     if (isReviewFormIncomplete(input)) {
       onClose();
       onIncomplete();
@@ -42,7 +57,13 @@ export function ReviewModal({ open, onClose, onSubmit, onIncomplete, defaultName
       <form onSubmit={submit} noValidate className="flex flex-col gap-3" data-testid="review-form">
         <RatingInput name="rating" label={uiLabels.rating} value={rating} onChange={setRating} />
         {errors.rating ? <p className="text-sm text-error">{errors.rating}</p> : null}
-        <Field label={messages.reviewUsersName} name="name" defaultValue={defaultName} autoComplete="name" error={errors.name} />
+        <Field
+          label={messages.reviewUsersName}
+          name="name"
+          defaultValue={defaultName}
+          autoComplete="name"
+          error={errors.name}
+        />
         <div className="flex flex-col gap-1">
           <label htmlFor="review-comment" className="text-sm font-medium">
             {messages.reviewYourComment}

@@ -9,13 +9,19 @@ export function orders$(data: LocalData): Observable<Order[]> {
   return data.engine.user$.pipe(
     switchMap((user) =>
       user?.role === 'customer'
-        ? data.db.collections.orders.find().$.pipe(
-            map((docs) =>
-              docs
-                .map((doc) => doc._data as Order)
-                .sort((a, b) => (b.creationdate ?? '').localeCompare(a.creationdate ?? '') || a.id.localeCompare(b.id)),
-            ),
-          )
+        ? data.db.collections.orders
+            .find()
+            .$.pipe(
+              map((docs) =>
+                docs
+                  .map((doc) => doc._data as Order)
+                  .sort(
+                    (a, b) =>
+                      (b.creationdate ?? '').localeCompare(a.creationdate ?? '') ||
+                      a.id.localeCompare(b.id),
+                  ),
+              ),
+            )
         : of([] as Order[]),
     ),
   );

@@ -28,11 +28,16 @@ export function reviewDraftKey(orderId: string, flightId: string): string {
  * Saves a review as a pending draft (replacing an earlier draft of the same order and flight that
  * was not accepted) and returns its id. Only a signed-in customer writes reviews.
  */
-export async function saveReviewDraft(data: LocalData, input: ReviewInput): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
+export async function saveReviewDraft(
+  data: LocalData,
+  input: ReviewInput,
+): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
   const user = data.engine.user;
   if (user?.role !== 'customer') return { ok: false, message: messages.notAllowed };
   const drafts = data.db.collections.reviewDrafts;
-  const existing = await drafts.findOne({ selector: { orderId: input.orderId, flightId: input.flightId } }).exec();
+  const existing = await drafts
+    .findOne({ selector: { orderId: input.orderId, flightId: input.flightId } })
+    .exec();
   if (existing?.status === 'accepted') return { ok: false, message: messages.notAllowed };
   const id = existing?.id ?? crypto.randomUUID();
   await drafts.upsert({
@@ -63,7 +68,10 @@ export function reviewDrafts$(data: LocalData): Observable<ReadonlyMap<string, R
         new Map(
           docs.map((doc) => {
             const draft = doc._data as ReviewDraftDoc;
-            return [reviewDraftKey(draft.orderId, draft.flightId), { id: draft.id, status: draft.status, reason: draft.reason }];
+            return [
+              reviewDraftKey(draft.orderId, draft.flightId),
+              { id: draft.id, status: draft.status, reason: draft.reason },
+            ];
           }),
         ),
     ),

@@ -23,8 +23,13 @@ export interface SalesSummary {
   monthly: MonthlySalesTotal[];
 }
 
-export function salesSummary$(data: LocalData, options: { year?: number; utcOffsetMinutes?: number } = {}): Observable<SalesSummary> {
-  return sales$(data).pipe(map((sales) => ({ sales, monthly: calculateMonthlySalesTotals(sales, options) })));
+export function salesSummary$(
+  data: LocalData,
+  options: { year?: number; utcOffsetMinutes?: number } = {},
+): Observable<SalesSummary> {
+  return sales$(data).pipe(
+    map((sales) => ({ sales, monthly: calculateMonthlySalesTotals(sales, options) })),
+  );
 }
 
 /**
@@ -34,5 +39,8 @@ export function salesSummary$(data: LocalData, options: { year?: number; utcOffs
 export function useSales(year?: number): SalesSummary | undefined {
   const data = useLocalData();
   const utcOffsetMinutes = -new Date().getTimezoneOffset();
-  return useObservable(() => salesSummary$(data, { year, utcOffsetMinutes }), [data, year, utcOffsetMinutes]);
+  return useObservable(
+    () => salesSummary$(data, { year, utcOffsetMinutes }),
+    [data, year, utcOffsetMinutes],
+  );
 }
