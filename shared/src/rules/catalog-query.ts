@@ -87,7 +87,12 @@ export function searchLevel(listed: readonly Flight[], search: SearchTerms): Sea
   return 'notFound';
 }
 
-function matchesSearchAtLevel(flight: Flight, search: SearchTerms, level: SearchLevel): boolean {
+/** Whether a flight matches the search at a level (`none` and `notFound`: every flight does). */
+export function matchesSearchAtLevel(
+  flight: Flight,
+  search: SearchTerms,
+  level: SearchLevel,
+): boolean {
   if (level === 'none' || level === 'notFound') return true;
   const origin =
     search.origin === undefined ? undefined : matchesPlace(flight.origin, search.origin);

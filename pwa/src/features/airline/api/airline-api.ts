@@ -29,18 +29,8 @@ const FlightAnswerSchema = z.object({ flight: FlightSchema }).transform((body) =
 
 /** The form's fields as the API takes them, without `id` (the logo is the airline's: not sent). */
 function flightFields(form: FlightForm) {
-  return {
-    origin: form.origin,
-    destination: form.destination,
-    departureDate: form.departureDate,
-    departureHour: form.departureHour,
-    arrivalDate: form.arrivalDate,
-    arrivalHour: form.arrivalHour,
-    durationEstimated: form.durationEstimated,
-    price: form.price,
-    stock: form.stock,
-    description: form.description,
-  };
+  const { id: _id, logo: _logo, ...fields } = form;
+  return fields;
 }
 
 export function createFlight(form: FlightForm): Promise<Flight> {

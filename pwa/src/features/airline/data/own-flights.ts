@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { map } from 'rxjs';
-import { FlightSchema, flightFormPriceCents, type Flight, type FlightForm } from '@skyport/shared';
+import { FlightSchema, flightFieldsFromForm, type Flight, type FlightForm } from '@skyport/shared';
 import { useLocalData, useSyncStatus } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
 import { createFlight, deleteFlights, updateFlight } from '../api/airline-api.ts';
@@ -164,17 +164,8 @@ function provisionalFlight(
     id,
     airlineId,
     airlineName: previous?.airlineName ?? '',
-    origin: form.origin,
-    destination: form.destination,
-    departureDate: form.departureDate,
-    departureHour: form.departureHour,
-    arrivalDate: form.arrivalDate,
-    arrivalHour: form.arrivalHour,
-    durationEstimated: form.durationEstimated,
-    priceCents: flightFormPriceCents(form),
-    tickets: form.stock,
+    ...flightFieldsFromForm(form),
     logo: previous?.logo ?? '',
-    description: form.description,
     createdAt: previous?.createdAt ?? Date.now(),
   };
 }

@@ -3,7 +3,7 @@ import {
   catalogComparator,
   isInPriceBand,
   isListedFlight,
-  matchesPlace,
+  matchesSearchAtLevel,
   pageCountFor,
   searchLevel,
   searchTerms,
@@ -11,8 +11,6 @@ import {
   type CatalogSort,
   type Flight,
   type FlightCatalogPage,
-  type SearchLevel,
-  type SearchTerms,
 } from '@skyport/shared';
 
 /**
@@ -51,18 +49,6 @@ export function warmCatalogIndex(index: CatalogIndex): void {
   for (const sort of CATALOG_SORTS) index.sorted(sort);
 }
 
-function matchesSearch(flight: Flight, search: SearchTerms, level: SearchLevel): boolean {
-  if (level === 'none' || level === 'notFound') return true;
-  const origin =
-    search.origin === undefined ? undefined : matchesPlace(flight.origin, search.origin);
-  const destination =
-    search.destination === undefined
-      ? undefined
-      : matchesPlace(flight.destination, search.destination);
-  if (level === 'both') return origin !== false && destination !== false;
-  return origin === true || destination === true;
-}
-
 /** One page of the home catalogue (see `queryCatalog` in shared for the semantics). */
 export function queryCatalogIndex(index: CatalogIndex, query: CatalogQuery): FlightCatalogPage {
   const search = searchTerms(query);
@@ -74,7 +60,7 @@ export function queryCatalogIndex(index: CatalogIndex, query: CatalogQuery): Fli
   for (const flight of index.sorted(query.sort)) {
     if (query.airlineId !== undefined && flight.airlineId !== query.airlineId) continue;
     if (!isInPriceBand(flight.priceCents, query.band)) continue;
-    if (!matchesSearch(flight, search, level)) continue;
+    if (!matchesSearchAtLevel(flight, search, level)) continue;
     if (total >= start && total < end) items.push(flight);
     total += 1;
   }
