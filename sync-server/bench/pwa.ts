@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from './lib/chromium.ts';
 import { recreateDatabase, type BenchServer } from './lib/database.ts';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
@@ -22,17 +23,6 @@ export const PWA_TARGETS = {
   lighthousePerformance: 90,
   lighthouseAccessibility: 95,
 } as const;
-
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface PwaBenchOptions {
   server: BenchServer;
@@ -130,7 +120,7 @@ export async function measureHomeInitialJs(
 ): Promise<PwaBenchReport['homeInitialJs']> {
   const browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: CHROMIUM_ARGS.slice(1),
+    args: CHROMIUM_FLAGS,
   });
   try {
     // A phone-sized first visit, without the service worker (it would fetch the whole precache).
@@ -217,7 +207,7 @@ async function lighthouseOnce(url: string, chromiumPath: string): Promise<Lighth
     '--output=json',
     '--output-path=stdout',
     '--quiet',
-    `--chrome-flags=${CHROMIUM_ARGS.join(' ')}`,
+    `--chrome-flags=${['--headless=new', ...CHROMIUM_FLAGS].join(' ')}`,
   ];
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(bin, args, {
@@ -264,7 +254,7 @@ const median = (values: number[]) => {
 /** Runs both PWA measurements against a fresh database with the demo data. */
 export async function runPwaBench(options: PwaBenchOptions): Promise<PwaBenchReport> {
   const { server, log } = options;
-  const chromiumPath = options.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const chromiumPath = options.chromiumPath ?? DEFAULT_CHROMIUM_PATH;
   if (!existsSync(path.join(PWA_DIST, 'index.html'))) {
     throw new Error(`${PWA_DIST} is missing: run \`pnpm --filter @skyport/pwa run build\` first`);
   }

@@ -13,6 +13,7 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { BenchServer } from './lib/database.ts';
+import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from './lib/chromium.ts';
 import { median, percentile, round } from './lib/stats.ts';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
@@ -25,17 +26,6 @@ export const SYNC_TARGETS = {
   pageQueryMs: 16,
   liveUpdateP95Ms: 500,
 } as const;
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface SyncBenchOptions {
   server: BenchServer;
@@ -158,8 +148,8 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({
-      executablePath: options.chromiumPath ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      executablePath: options.chromiumPath ?? DEFAULT_CHROMIUM_PATH,
+      args: CHROMIUM_FLAGS,
     });
 
     // 1. Initial sync into fresh browsers (a new context has an empty IndexedDB).

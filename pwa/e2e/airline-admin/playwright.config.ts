@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunchOptions } from '../support/chromium.ts';
 
 /**
  * The airline and administrator journeys (pwa/e2e/airline-admin.spec.ts, issue 7) against the
@@ -9,17 +10,6 @@ import { defineConfig, devices } from '@playwright/test';
  */
 const port = Number(process.env.E2E_AIRLINE_PORT ?? 8796);
 const database = process.env.E2E_AIRLINE_DATABASE ?? 'skyport_e2e_airline';
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 export default defineConfig({
   testDir: '..',
   testMatch: 'airline-admin.spec.ts',
@@ -32,10 +22,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://localhost:${port}`,
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: chromiumArgs,
-    },
+    launchOptions: chromiumLaunchOptions,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     serviceWorkers: 'allow',

@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium.ts';
 
 /**
  * The guest/customer journeys (pwa/e2e/*.spec.ts) against the built PWA and a real server on a
@@ -7,16 +8,6 @@ import { defineConfig, devices } from '@playwright/test';
  * Screenshots land in pwa/test-results/ (git-ignored).
  */
 const port = Number(process.env.E2E_PORT ?? 8795);
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 export default defineConfig({
   testDir: '..',
   // The guest and customer journeys of issue 6 (other suites in e2e/ have their own configs).
@@ -36,10 +27,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://localhost:${port}`,
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: chromiumArgs,
-    },
+    launchOptions: chromiumLaunchOptions,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     serviceWorkers: 'allow',
