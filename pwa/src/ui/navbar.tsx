@@ -55,7 +55,7 @@ export function Navbar({ role, cartCount, avatarUrl, onOpenMenu, status }: Navba
   const links = navLinksFor(role);
   const hasCart = role === 'guest' || role === 'customer';
   return (
-    <header className="navbar sticky top-0 z-40 gap-1 border-b border-base-300 bg-base-100/95 px-2 backdrop-blur sm:px-4">
+    <header className="navbar sticky top-0 z-40 gap-1 border-b border-base-300 bg-base-100 px-2 sm:px-4">
       <div className="navbar-start">
         <Link
           to="/"
