@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -47,6 +47,100 @@ function countryFlags(): Plugin {
   };
 }
 
+/**
+ * The guest's home page as static HTML in index.html (src/app/home-shell.tsx renders it from the
+ * app at build time), so that the first paint needs no JavaScript: a phone shows the page frame,
+ * the hero and the search while the app's scripts still download; then the app hydrates it.
+ */
+function prerenderHomeShell(): Plugin {
+  const PWA_REGISTER = 'virtual:pwa-register/react';
+  // The shell runs no effects: the service worker hook only needs to exist in Node.
+  const pwaRegisterForNode: Plugin = {
+    name: 'skyport-pwa-register-for-node',
+    resolveId: (id) => (id === PWA_REGISTER ? `\0${PWA_REGISTER}` : undefined),
+    load: (id) =>
+      id === `\0${PWA_REGISTER}`
+        ? 'export const useRegisterSW = () => ({ needRefresh: [false, () => {}], offlineReady: [false, () => {}], updateServiceWorker: async () => {} });'
+        : undefined,
+  };
+  return {
+    name: 'skyport-prerender-home-shell',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      async handler(html) {
+        const { module } = await runnerImport<{ renderHomeShell: () => string }>(
+          path.join(import.meta.dirname, 'src/app/home-shell.tsx'),
+          {
+            configFile: false,
+            root: import.meta.dirname,
+            logLevel: 'error',
+            plugins: [pwaRegisterForNode],
+          },
+        );
+        const shell = module.renderHomeShell();
+        const root = '<div id="root"></div>';
+        if (!html.includes(root)) throw new Error(`index.html has no ${root} for the home shell`);
+        return html.replace(root, `<div id="root" data-home-shell>${shell}</div>`);
+      },
+    },
+  };
+}
+
+/**
+ * With the home page prerendered, its first paint needs only the HTML and the stylesheet. The
+ * app's scripts (the entry and its preloads) start once the page is parsed and painted (two
+ * animation frames later; the app hydrates the parsed page), so that on a slow phone they never compete with it for the connection or the
+ * main thread; a tab opened in the background (no frames) starts them at once.
+ */
+function scriptsAfterFirstPaint(): Plugin {
+  return {
+    name: 'skyport-scripts-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
+        const preloadTag = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
+        const entry = entryTag.exec(html)?.[1];
+        if (!entry) throw new Error('index.html has no entry module script');
+        const preloads = [...html.matchAll(preloadTag)].map((match) => match[1]);
+        const loader = `<script>
+      (function () {
+        var started = false;
+        function start() {
+          if (started) return;
+          started = true;
+          ${JSON.stringify(preloads)}.forEach(function (href) {
+            var link = document.createElement('link');
+            link.rel = 'modulepreload';
+            link.crossOrigin = '';
+            link.href = href;
+            document.head.appendChild(link);
+          });
+          var script = document.createElement('script');
+          script.type = 'module';
+          script.crossOrigin = '';
+          script.src = ${JSON.stringify(entry)};
+          document.head.appendChild(script);
+        }
+        document.addEventListener('DOMContentLoaded', function () {
+          if (document.visibilityState === 'hidden') start();
+          else requestAnimationFrame(function () { requestAnimationFrame(start); });
+          document.addEventListener('visibilitychange', start);
+        });
+      })();
+    </script>
+  `;
+        return html
+          .replace(entryTag, '')
+          .replace(preloadTag, '')
+          .replace('</head>', `${loader}</head>`);
+      },
+    },
+  };
+}
+
 const ONE_DAY = 24 * 60 * 60;
 const FIREBASE_MODULE =
   /[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?@?firebase[\\/]/;
@@ -56,6 +150,8 @@ export default defineConfig({
     react(),
     tailwindcss(),
     countryFlags(),
+    prerenderHomeShell(),
+    scriptsAfterFirstPaint(),
     VitePWA({
       // A new version waits until the user accepts the update prompt (src/ui/update-prompt.tsx).
       registerType: 'prompt',

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { waitForFlights } from './support/helpers.ts';
+import { waitForApp, waitForFlights } from './support/helpers.ts';
 
 const priceOf = (text: string) => Number(text.replace(/[^0-9.]/g, ''));
 
@@ -158,6 +158,41 @@ test('a guest is told to log in before saving a favourite', async ({ page }) => 
   await expect(
     page.getByTestId('toast').filter({ hasText: 'Log in to save your favorites!' }),
   ).toBeVisible();
+});
+
+test('the prerendered home page paints before any script and the app takes it over in place', async ({
+  page,
+}) => {
+  const mismatches: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('did not match')) mismatches.push(message.text());
+  });
+  // What the HTML alone shows: the page frame, the hero and the search, before scripts run.
+  const html = await (await page.request.get('/')).text();
+  expect(html).toContain('Find your next flight');
+  expect(html).toContain('role="search"');
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      (window as unknown as { prerenderedHeading: Element | null }).prerenderedHeading =
+        document.querySelector('h1');
+    });
+  });
+  await page.goto('/');
+  await waitForApp(page);
+  await waitForFlights(page);
+  // Hydrated, not replaced: the heading parsed from the HTML is the one on screen.
+  expect(
+    await page.evaluate(
+      () =>
+        (window as unknown as { prerenderedHeading: Element | null }).prerenderedHeading ===
+        document.querySelector('h1'),
+    ),
+  ).toBe(true);
+  expect(mismatches).toEqual([]);
+  // Elsewhere the prerendered home page never shows: the route's own screen does.
+  await page.goto('/no/such/page');
+  await expect(page.getByTestId('not-found')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Find your next flight' })).toHaveCount(0);
 });
 
 test('an unknown path shows the 404 page with a way back home', async ({ page }) => {

@@ -1,13 +1,26 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router-dom';
 import { App, startApp } from './app/app.tsx';
+import { routes } from './app/router.tsx';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 const source = startApp();
-createRoot(root).render(
+const app = (
   <StrictMode>
-    <App source={source} />
-  </StrictMode>,
+    <App source={source} router={createBrowserRouter(routes)} />
+  </StrictMode>
 );
+// The build prerenders the home page as a guest first sees it (src/app/home-shell.tsx): on exactly
+// that page the app takes over its HTML in place; anywhere else it renders from scratch.
+if (root.hasAttribute('data-home-shell') && location.pathname === '/' && location.search === '') {
+  hydrateRoot(root, app, {
+    onRecoverableError: (error) => console.warn('The prerendered home page did not match:', error),
+  });
+} else {
+  root.replaceChildren();
+  root.removeAttribute('data-home-shell');
+  createRoot(root).render(app);
+}

@@ -40,8 +40,29 @@ export async function waitForFlights(page: Page) {
   await expect(page.getByTestId('flight-card').first()).toBeVisible();
 }
 
+/**
+ * The app has taken over the page: the home page is prerendered, so its buttons are on screen
+ * (and inert) before the scripts have loaded.
+ */
+export async function waitForApp(page: Page) {
+  await expect(page.locator('html')).toHaveAttribute('data-app', 'ready');
+}
+
+/** This device holds the whole catalogue (its first full pull is done). */
+export async function waitForCatalogueOnDevice(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (key) => localStorage.getItem(key),
+        `skyport:catalogue-synced:v${SYNC_PROTOCOL_VERSION}`,
+      ),
+    )
+    .toBe('1');
+}
+
 /** Sets the theme the way a user would, through the navbar switch. */
 export async function useTheme(page: Page, theme: 'light' | 'dark') {
+  await waitForApp(page);
   const toggle = page.getByTestId('theme-switch');
   if ((await toggle.getAttribute('data-theme-now')) !== theme) await toggle.click();
   await expect(toggle).toHaveAttribute('data-theme-now', theme);

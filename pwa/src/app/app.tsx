@@ -1,20 +1,20 @@
+import { useEffect } from 'react';
 import { filter, firstValueFrom } from 'rxjs';
-import { RouterProvider } from 'react-router-dom';
+import { RouterProvider, type RouterProviderProps } from 'react-router-dom';
 import { LocalDataProvider } from '../data/provider.tsx';
 import { createLocalDataSource, type LocalDataSource } from '../data/local-data-source.ts';
 import { catalogueSyncedBefore, prefetchHomePage } from '../features/catalog/data/catalogue.ts';
-import { router } from './router.tsx';
+import { whenEngagedOrHidden } from '../ui/idle.ts';
 import { getSession, loadSession, onSessionUserChange } from './session.ts';
-
-/** If no screen has asked for the local data layer by then, it opens this long after the page loaded. */
-const OPEN_LOCAL_DATA_AFTER_MS = 2000;
 
 /**
  * Start-up, outside React: ask the server once who is signed in, and prepare the local data
  * layer (database and sync, in its own chunk). It opens at once on a device that already holds
- * the catalogue (its screens read it, online or not); on a first visit the home page shows the
- * server's first page and then opens it (home.tsx), so the page is usable before RxDB loads.
- * Either way, a screen that needs it opens it, and it opens shortly after load regardless.
+ * the catalogue (its screens read it, online or not) and for a signed-in user (their cart and
+ * favourites). A guest's first visit shows the server's first page and downloads the catalogue
+ * once the visitor engages with the page or leaves it: on a slow phone, pulling and indexing
+ * every flight must not compete with the first paint and the first taps. A screen that needs
+ * the data layer (cart, favourites, a flight's detail, an action) opens it whenever it is asked.
  */
 export function startApp(): LocalDataSource {
   const source = createLocalDataSource(async () => {
@@ -35,15 +35,25 @@ export function startApp(): LocalDataSource {
   prefetchHomePage(window.location);
   if (catalogueSyncedBefore()) void source.load();
   else {
-    const openLater = () => setTimeout(() => void source.load(), OPEN_LOCAL_DATA_AFTER_MS);
-    if (document.readyState === 'complete') openLater();
-    else window.addEventListener('load', openLater, { once: true });
+    whenEngagedOrHidden(() => void source.load());
+    onSessionUserChange((user) => user && void source.load());
   }
   return source;
 }
 
-/** The app: the local data layer and the router (with the page frame as its root route). */
-export function App({ source }: { source: LocalDataSource }) {
+/**
+ * The app: the local data layer and the router (with the page frame as its root route); the
+ * browser's router in the page (main.tsx), a memory router for the prerendered home page.
+ */
+export function App({
+  source,
+  router,
+}: {
+  source: LocalDataSource;
+  router: RouterProviderProps['router'];
+}) {
+  // Marks the page as live (hydrated or rendered): the prerendered home page looks the same before.
+  useEffect(() => document.documentElement.setAttribute('data-app', 'ready'), []);
   return (
     <LocalDataProvider source={source}>
       <RouterProvider router={router} />

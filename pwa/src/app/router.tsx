@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router-dom';
 import { RootLayout } from './root-layout.tsx';
 import { Loader } from '../ui/loader.tsx';
 import { HomeRoute } from './routes/home.tsx';
@@ -65,5 +65,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

@@ -17,7 +17,8 @@ const MeResponseSchema = z.union([
   UserSchema,
 ]);
 
-let state: SessionState = { status: 'loading', user: null };
+const LOADING: SessionState = { status: 'loading', user: null };
+let state: SessionState = LOADING;
 const listeners = new Set<() => void>();
 const userListeners = new Set<(user: User | null) => void>();
 
@@ -106,9 +107,12 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-/** The session, live: `status` is `loading` until the first answer (or the cached user offline). */
+/**
+ * The session, live: `status` is `loading` until the first answer (or the cached user offline).
+ * The prerendered home page was rendered loading, so hydration starts from there too.
+ */
 export function useSession(): SessionState {
-  return useSyncExternalStore(subscribe, getSession, getSession);
+  return useSyncExternalStore(subscribe, getSession, () => LOADING);
 }
 
 /** The signed-in user, or null for a guest (also null while loading). */

@@ -41,8 +41,11 @@ export function useLocalData(): LocalData {
  */
 export function useLocalDataIfOpen(): LocalData | null {
   const source = useSource();
-  return useSyncExternalStore(source.subscribe, source.current, source.current);
+  // Hydrating the prerendered home page (made without it) starts without it too.
+  return useSyncExternalStore(source.subscribe, source.current, notOpen);
 }
+
+const notOpen = () => null;
 
 /** Resolves with the local data layer (for an action taken before it has opened). */
 export function useLocalDataLoader(): () => Promise<LocalData> {
@@ -57,11 +60,7 @@ export function useSyncStatus(): SyncStatus {
   const data = useLocalDataIfOpen();
   const store = data?.engine.status;
   const subscribe = store?.subscribe ?? noSubscription;
-  return useSyncExternalStore(
-    subscribe,
-    store?.getSnapshot ?? startingStatus,
-    store?.getSnapshot ?? startingStatus,
-  );
+  return useSyncExternalStore(subscribe, store?.getSnapshot ?? startingStatus, startingStatus);
 }
 
 const noSubscription = () => () => {};

@@ -10,8 +10,6 @@ import {
 } from '../../features/catalog/data/catalogue.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
 import { useShopActions } from '../actions.ts';
-import { useLocalDataLoader } from '../../data/provider.tsx';
-import { whenIdle } from '../../ui/idle.ts';
 import { roleOf, useSession } from '../session.ts';
 import { PendingAirlineHome, SuperAdminHome } from './slots.tsx';
 
@@ -49,16 +47,6 @@ function CatalogHome() {
     () => new Set(favourites.map((favourite) => favourite.flightId)),
     [favourites],
   );
-  const openLocalData = useLocalDataLoader();
-
-  // The first page is on screen (on a first visit, the server's): once the browser has painted it
-  // and is idle, the local database loads.
-  const shown = page !== undefined;
-  useEffect(() => {
-    if (!shown) return;
-    return whenIdle(() => void openLocalData());
-  }, [shown, openLocalData]);
-
   // "opps... Origin not found": tell the user and reset the search (spec §4).
   const originNotFound =
     page?.originNotFound === true && Boolean(query.origin || query.destination);
