@@ -8,7 +8,7 @@ import { setApiNavigator } from './api-client.ts';
 import { useCart } from '../features/cart/data/cart.ts';
 import { useSyncStatus } from '../data/provider.tsx';
 import { ThemePreferenceSync } from '../features/preferences/components/theme-preference-sync.tsx';
-import { roleOf, useSession } from './session.ts';
+import { roleOf, useCurrentUser } from './session.ts';
 
 const SYNC_BADGE: Record<SyncPhase, BadgeStatus> = {
   syncing: 'syncing',
@@ -19,8 +19,7 @@ const SYNC_BADGE: Record<SyncPhase, BadgeStatus> = {
 
 /** Composes the page frame with the session, the cart count and the current route. */
 export function RootLayout() {
-  const session = useSession();
-  const user = session.user;
+  const user = useCurrentUser();
   const cart = useCart();
   const sync = useSyncStatus();
   const navigate = useNavigate();

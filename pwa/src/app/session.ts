@@ -115,9 +115,15 @@ export function useSession(): SessionState {
   return useSyncExternalStore(subscribe, getSession, () => LOADING);
 }
 
-/** The signed-in user, or null for a guest (also null while loading). */
+const currentUser = () => state.user;
+const noUser = () => null;
+
+/**
+ * The signed-in user, or null for a guest (also null while loading). Only a change of user
+ * re-renders: a guest's page does not render again when the server confirms it is a guest.
+ */
 export function useCurrentUser(): User | null {
-  return useSession().user;
+  return useSyncExternalStore(subscribe, currentUser, noUser);
 }
 
 export type Role = 'guest' | 'customer' | 'airline' | 'super_admin';

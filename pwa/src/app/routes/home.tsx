@@ -10,7 +10,7 @@ import {
 } from '../../features/catalog/data/catalogue.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
 import { useShopActions } from '../actions.ts';
-import { roleOf, useSession } from '../session.ts';
+import { roleOf, useCurrentUser } from '../session.ts';
 import { PendingAirlineHome, SuperAdminHome } from './slots.tsx';
 
 const PLACES = COUNTRIES.map((country) => country.name);
@@ -27,16 +27,14 @@ function paramsFrom(query: CatalogQuery): URLSearchParams {
 }
 
 export function HomeRoute() {
-  const session = useSession();
-  if (session.user?.role === 'super_admin') return <SuperAdminHome />;
-  if (session.user?.role === 'airline' && session.user.airlineStatus !== 'approved')
-    return <PendingAirlineHome />;
+  const user = useCurrentUser();
+  if (user?.role === 'super_admin') return <SuperAdminHome />;
+  if (user?.role === 'airline' && user.airlineStatus !== 'approved') return <PendingAirlineHome />;
   return <CatalogHome />;
 }
 
 function CatalogHome() {
-  const session = useSession();
-  const role = roleOf(session.user);
+  const role = roleOf(useCurrentUser());
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => homeQueryFrom(params), [params]);
   const page = useCatalogPage(query);
