@@ -90,8 +90,9 @@ function prerenderHomeShell(): Plugin {
 /**
  * With the home page prerendered, its first paint needs only the HTML and the stylesheet. The
  * app's scripts (the entry and its preloads) start once the page is parsed and painted (two
- * animation frames later; the app hydrates the parsed page), so that on a slow phone they never compete with it for the connection or the
- * main thread; a tab opened in the background (no frames) starts them at once.
+ * animation frames later; the app hydrates the parsed page), so that on a slow phone they never
+ * compete with it for the connection or the main thread; a tab opened in the background (no
+ * frames) starts them at once.
  */
 function scriptsAfterFirstPaint(): Plugin {
   return {

@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
+import { CATALOGUE_SYNCED_KEY } from '../../src/features/catalog/data/catalogue-synced.ts';
 
 /** Demo accounts loaded by SEED_DEMO (sync-server/src/db/seed). */
 export const customer = { email: 'customer@skyport.test', password: 'Customer123!' };
@@ -51,12 +52,7 @@ export async function waitForApp(page: Page) {
 /** This device holds the whole catalogue (its first full pull is done). */
 export async function waitForCatalogueOnDevice(page: Page) {
   await expect
-    .poll(() =>
-      page.evaluate(
-        (key) => localStorage.getItem(key),
-        `skyport:catalogue-synced:v${SYNC_PROTOCOL_VERSION}`,
-      ),
-    )
+    .poll(() => page.evaluate((key) => localStorage.getItem(key), CATALOGUE_SYNCED_KEY))
     .toBe('1');
 }
 

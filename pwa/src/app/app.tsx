@@ -3,7 +3,8 @@ import { filter, firstValueFrom } from 'rxjs';
 import { RouterProvider, type RouterProviderProps } from 'react-router-dom';
 import { LocalDataProvider } from '../data/provider.tsx';
 import { createLocalDataSource, type LocalDataSource } from '../data/local-data-source.ts';
-import { catalogueSyncedBefore, prefetchHomePage } from '../features/catalog/data/catalogue.ts';
+import { prefetchHomePage } from '../features/catalog/data/catalogue.ts';
+import { catalogueSyncedBefore } from '../features/catalog/data/catalogue-synced.ts';
 import { whenEngagedOrHidden } from '../ui/idle.ts';
 import { getSession, loadSession, onSessionUserChange } from './session.ts';
 

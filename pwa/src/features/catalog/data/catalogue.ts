@@ -14,7 +14,6 @@ import {
   CatalogQuerySchema,
   FlightCatalogPageSchema,
   HOME_PAGE_SIZE,
-  SYNC_PROTOCOL_VERSION,
   averageRatingOf,
   type Airline,
   type CatalogQuery,
@@ -27,6 +26,7 @@ import {
 import type { SkyportDatabase } from '../../../db/database.ts';
 import { useLocalData, useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
 import { apiRequest } from '../../../app/api-client.ts';
+import { catalogueSyncedBefore, rememberCatalogueSynced } from './catalogue-synced.ts';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
 import { createCatalogIndex, queryCatalogIndex, type CatalogIndex } from './catalogue-index.ts';
@@ -126,26 +126,6 @@ export function catalogQueryFromSearch(search: URLSearchParams): CatalogQuery {
       Object.entries(raw).filter(([key]) => !bad.has(key) && key in CatalogQuerySchema.shape),
     ),
   );
-}
-
-/** Set once this device has the whole catalogue locally (per sync protocol, like the database). */
-const CATALOGUE_SYNCED_KEY = `skyport:catalogue-synced:v${SYNC_PROTOCOL_VERSION}`;
-
-/** Whether this device has pulled the whole catalogue before (so the home page reads it locally). */
-export function catalogueSyncedBefore(): boolean {
-  try {
-    return localStorage.getItem(CATALOGUE_SYNCED_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-function rememberCatalogueSynced() {
-  try {
-    localStorage.setItem(CATALOGUE_SYNCED_KEY, '1');
-  } catch {
-    // Storage blocked: the next visit shows the server's first page again, nothing worse.
-  }
 }
 
 /** Whether the local catalogue can answer the home page: its first full pull is done, now or before. */
