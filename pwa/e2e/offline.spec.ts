@@ -1,5 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { logIn, waitForApp, waitForCatalogueOnDevice, waitForFlights } from './support/helpers.ts';
+import {
+  logIn,
+  syncedCartCount,
+  waitForApp,
+  waitForCatalogueOnDevice,
+  waitForFlights,
+} from './support/helpers.ts';
 
 test('after a first visit the app opens offline, and the cart and favourites still work', async ({
   page,
@@ -17,13 +23,15 @@ test('after a first visit the app opens offline, and the cart and favourites sti
     .toBe(true);
   await waitForFlights(page);
   // The customer's cart and favourites are synced: earlier journeys may have left some behind.
-  const before = Number(await page.getByTestId('cart-count').textContent());
+  const before = await syncedCartCount(page);
   await page.getByTestId('add-to-cart').first().click();
   await expect(page.getByTestId('cart-count')).toHaveText(String(before + 1));
   const heart = page.getByTestId('favourite-button').nth(2);
   if (await heart.isEnabled()) await heart.click();
   await expect(heart).toBeDisabled();
 
+  // A first visit leaves the whole catalogue on the device.
+  await waitForCatalogueOnDevice(page);
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByTestId('offline-indicator')).toBeVisible();

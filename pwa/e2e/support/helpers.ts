@@ -28,12 +28,29 @@ export async function logIn(page: Page, account = customer) {
 
 /** The theme saved with the signed-in account, if any. */
 export async function accountTheme(page: Page): Promise<string | null> {
-  const response = await page.request.get('/api/sync/preferences/pull?limit=10', {
+  const preferences = await pullOwn<{ theme: string }>(page, 'preferences');
+  return preferences[0]?.theme ?? null;
+}
+
+/** Pulls one of the signed-in account's collections from the server, as the sync client would. */
+async function pullOwn<T>(page: Page, collection: string): Promise<(T & { _deleted?: boolean })[]> {
+  const response = await page.request.get(`/api/sync/${collection}/pull?limit=1000`, {
     headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) },
   });
   expect(response.ok()).toBe(true);
-  const body = (await response.json()) as { documents: { theme: string; _deleted?: boolean }[] };
-  return body.documents.find((doc) => !doc._deleted)?.theme ?? null;
+  const body = (await response.json()) as { documents: (T & { _deleted?: boolean })[] };
+  return body.documents.filter((doc) => !doc._deleted);
+}
+
+/**
+ * The navbar's cart count once this device holds the account's cart (earlier journeys may have
+ * left tickets in it): the number of tickets the server has, shown in the navbar.
+ */
+export async function syncedCartCount(page: Page): Promise<number> {
+  const lines = await pullOwn<{ amount: number }>(page, 'cart');
+  const count = lines.reduce((sum, line) => sum + line.amount, 0);
+  await expect(page.getByTestId('cart-count')).toHaveText(String(count));
+  return count;
 }
 
 /** The home grid has loaded at least one flight card. */
