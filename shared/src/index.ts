@@ -10,6 +10,7 @@ export * from './schemas/auth.ts';
 export * from './schemas/user.ts';
 export * from './schemas/catalog-query.ts';
 export * from './rules/catalog-query.ts';
+export * from './sync-protocol.ts';
 export * from './schemas/replication.ts';
 export * from './countries.ts';
 export * from './schemas/cart.ts';

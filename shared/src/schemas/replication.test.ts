@@ -1,8 +1,7 @@
 import { expect, test } from 'vitest';
 import { REVIEW_INPUT_COMMENT_MAX_LENGTH } from './review-input.ts';
+import { PULL_DEFAULT_BATCH, PULL_MAX_BATCH } from '../sync-protocol.ts';
 import {
-  PULL_DEFAULT_BATCH,
-  PULL_MAX_BATCH,
   PullQuerySchema,
   REVIEW_COMMENT_MAX_LENGTH,
   SYNC_COLLECTIONS,

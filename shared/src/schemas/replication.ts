@@ -8,6 +8,7 @@ import { OrderSchema } from './order.ts';
 import { ThemeSchema } from './preferences.ts';
 import { ReviewSchema } from './review.ts';
 import { SaleSchema } from './sale.ts';
+import { PULL_DEFAULT_BATCH, PULL_MAX_BATCH } from '../sync-protocol.ts';
 
 /**
  * Local-first replication (DESIGN §4): the wire format of RxDB's replication protocol between the
@@ -15,22 +16,6 @@ import { SaleSchema } from './sale.ts';
  * collection. The server parses pushes with these schemas; the PWA derives its RxDB collection
  * schemas from them, so both sides agree on every field.
  */
-
-/**
- * Version of the replication protocol and of the collection documents. A client sends it in
- * `SYNC_VERSION_HEADER`; the server answers any other value with 426 "update required", so an
- * outdated app never writes documents of an older shape. Raise it whenever a document changes.
- */
-export const SYNC_PROTOCOL_VERSION = 1;
-/** Request header carrying the client's `SYNC_PROTOCOL_VERSION`. */
-export const SYNC_VERSION_HEADER = 'x-skyport-sync-version';
-
-/** Documents in one pull answer when the client asks for no particular size. */
-export const PULL_DEFAULT_BATCH = 100;
-/** Largest pull batch a client may ask for. */
-export const PULL_MAX_BATCH = 2000;
-/** Most rows in one push; a larger batch is refused whole with 413. */
-export const PUSH_MAX_ROWS = 100;
 
 /** Longest name and comment a review draft may carry (bounds the stored row, not the rules). */
 export const REVIEW_NAME_MAX_LENGTH = 100;
