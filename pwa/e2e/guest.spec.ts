@@ -86,7 +86,14 @@ test('a guest browses, searches, filters, sorts, pages, opens a detail, fills th
 
   // Origin search: every card leaves from there.
   const origin = (await page.getByTestId('flight-origin').first().textContent())!;
-  await page.getByRole('search').getByLabel('Origin').fill(origin);
+  const originField = page.getByRole('search').getByLabel('Origin');
+  await originField.fill(origin);
+  // The field suggests countries (its datalist), the searched one among them.
+  const suggestions = page.locator(
+    `datalist[id="${await originField.getAttribute('list')}"] option`,
+  );
+  await expect(suggestions.and(page.locator(`[value="${origin}"]`))).toHaveCount(1);
+  expect(await suggestions.count()).toBeGreaterThan(100);
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(
     new RegExp(`origin=${encodeURIComponent(origin).replace(/%20/g, '(%20|\\+)')}`),

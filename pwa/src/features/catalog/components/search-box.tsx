@@ -17,6 +17,10 @@ export interface SearchBoxProps {
 export function SearchBox({ origin, destination, places, onSearch }: SearchBoxProps) {
   const [originText, setOriginText] = useState(origin);
   const [destinationText, setDestinationText] = useState(destination);
+  // The suggestions (every country) join the page when a field is first focused: a few hundred
+  // elements nobody sees until then would only slow the page's first paint and start-up.
+  const [suggesting, setSuggesting] = useState(false);
+  const suggest = () => setSuggesting(true);
   const listId = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -36,6 +40,7 @@ export function SearchBox({ origin, destination, places, onSearch }: SearchBoxPr
           list={listId}
           autoComplete="off"
           placeholder={uiLabels.origin}
+          onFocus={suggest}
           value={originText}
           onChange={(event) => setOriginText(event.target.value)}
         />
@@ -48,15 +53,18 @@ export function SearchBox({ origin, destination, places, onSearch }: SearchBoxPr
           list={listId}
           autoComplete="off"
           placeholder={uiLabels.destination}
+          onFocus={suggest}
           value={destinationText}
           onChange={(event) => setDestinationText(event.target.value)}
         />
       </label>
-      <datalist id={listId}>
-        {places.map((place) => (
-          <option key={place} value={place} />
-        ))}
-      </datalist>
+      {suggesting ? (
+        <datalist id={listId}>
+          {places.map((place) => (
+            <option key={place} value={place} />
+          ))}
+        </datalist>
+      ) : null}
       <button type="submit" className="btn btn-primary btn-lg">
         <SearchIcon />
         {uiLabels.search}
