@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { defineConfig, runnerImport, type Plugin } from 'vite';
+import { defineConfig, runnerImport, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -87,12 +87,27 @@ function prerenderHomeShell(): Plugin {
   };
 }
 
+/** The chunks `files` and everything they import, statically, in the bundle. */
+function importedChunks(bundle: Rolldown.OutputBundle, files: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    const chunk = bundle[file];
+    if (seen.has(file) || chunk?.type !== 'chunk') return;
+    seen.add(file);
+    chunk.imports.forEach(visit);
+  };
+  files.forEach(visit);
+  return [...seen];
+}
+
 /**
  * With the home page prerendered, its first paint needs only the HTML and the stylesheet. The
- * app's scripts (the entry and its preloads) start once the page is parsed and painted (two
- * animation frames later; the app hydrates the parsed page), so that on a slow phone they never
- * compete with it for the connection or the main thread; a tab opened in the background (no
- * frames) starts them at once.
+ * app's scripts (the entry and its preloads) start once the page is parsed and painted (in a task
+ * after the second animation frame; the app hydrates the parsed page), so that on a slow phone
+ * they never compete with it for the connection or the main thread; a tab opened in the
+ * background (no frames) starts them at once. Each request is added in a task of its own: on a
+ * slow phone starting a request costs milliseconds of main thread, and together they made a long
+ * task.
  */
 function scriptsAfterFirstPaint(): Plugin {
   return {
@@ -100,34 +115,46 @@ function scriptsAfterFirstPaint(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(html) {
+      handler(html, { bundle, chunk }) {
         const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
         const preloadTag = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
         const entry = entryTag.exec(html)?.[1];
         if (!entry) throw new Error('index.html has no entry module script');
+        // The entry's own imports, and the modules it loads in stages (src/main.tsx) with theirs.
         const preloads = [...html.matchAll(preloadTag)].map((match) => match[1]);
+        if (bundle && chunk) {
+          for (const file of importedChunks(bundle, chunk.dynamicImports))
+            if (file !== chunk.fileName && !preloads.includes(`/${file}`))
+              preloads.push(`/${file}`);
+        }
         const loader = `<script>
       (function () {
         var started = false;
+        function add(rel, href) {
+          var element = document.createElement(rel === 'script' ? 'script' : 'link');
+          element.crossOrigin = '';
+          if (rel === 'script') {
+            element.type = 'module';
+            element.src = href;
+          } else {
+            element.rel = rel;
+            element.href = href;
+          }
+          document.head.appendChild(element);
+        }
         function start() {
           if (started) return;
           started = true;
+          add('script', ${JSON.stringify(entry)});
           ${JSON.stringify(preloads)}.forEach(function (href) {
-            var link = document.createElement('link');
-            link.rel = 'modulepreload';
-            link.crossOrigin = '';
-            link.href = href;
-            document.head.appendChild(link);
+            setTimeout(function () { add('modulepreload', href); }, 0);
           });
-          var script = document.createElement('script');
-          script.type = 'module';
-          script.crossOrigin = '';
-          script.src = ${JSON.stringify(entry)};
-          document.head.appendChild(script);
         }
         document.addEventListener('DOMContentLoaded', function () {
           if (document.visibilityState === 'hidden') start();
-          else requestAnimationFrame(function () { requestAnimationFrame(start); });
+          else requestAnimationFrame(function () {
+            requestAnimationFrame(function () { setTimeout(start, 0); });
+          });
           document.addEventListener('visibilitychange', start);
         });
       })();

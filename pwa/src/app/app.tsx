@@ -44,7 +44,7 @@ export function startApp(): LocalDataSource {
 
 /**
  * The app: the local data layer and the router (with the page frame as its root route); the
- * browser's router in the page (main.tsx), a memory router for the prerendered home page.
+ * browser's router in the page (mount.tsx), a memory router for the prerendered home page.
  */
 export function App({
   source,

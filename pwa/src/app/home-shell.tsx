@@ -15,7 +15,7 @@ const noLocalData: LocalDataSource = {
 /**
  * The home page as a guest first sees it (page frame, hero, search, filters, and a loader where
  * the flights go), rendered by the app itself to HTML at build time and put into index.html
- * (vite.config.ts), so the first paint needs no JavaScript. main.tsx hydrates it: the same tree
+ * (vite.config.ts), so the first paint needs no JavaScript. mount.tsx hydrates it: the same tree
  * (same element, same ids), so React takes over the HTML in place instead of replacing it.
  */
 export function renderHomeShell(): string {
