@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { accountTheme, logIn } from './support/helpers.ts';
+import { accountTheme, logIn, waitForApp } from './support/helpers.ts';
 
 /**
  * The theme is a customer's preference: chosen on one device, it is saved with the account, comes
@@ -44,6 +44,9 @@ test("a customer's theme follows them to a new device and across devices live", 
   expect(await phone.evaluate(() => localStorage.getItem('skyport:theme'))).toBe(chosen);
   await phone.reload();
   await expectTheme(phone, chosen);
+  // What follows is a change made on a running device, not during its start-up.
+  await waitForApp(phone);
+  await expect(phone.getByTestId('sync-status')).toHaveAttribute('data-status', 'up-to-date');
 
   // A change on the phone reaches the laptop, which is still open, without a reload.
   await phone.getByTestId('theme-switch').click();
