@@ -102,10 +102,11 @@ function importedChunks(bundle: Rolldown.OutputBundle, files: readonly string[])
 
 /**
  * With the home page prerendered, its first paint needs only the HTML and the stylesheet. The
- * app's scripts (the entry and its preloads) start once the page is parsed and painted (in a task
- * after the second animation frame; the app hydrates the parsed page), so that on a slow phone
- * they never compete with it for the connection or the main thread; a tab opened in the
- * background (no frames) starts them at once. Each request is added in a task of its own: on a
+ * app's scripts (the entry and its preloads) start once the page is parsed and its first paint is
+ * on screen (the browser's first-contentful-paint entry; the app hydrates the parsed page), so
+ * that on a slow phone they never compete with it for the connection or the main thread; a tab
+ * opened in the background (no frames) and a page other than the home page (nothing to paint
+ * before the app) start them at once. Each request is added in a task of its own: on a
  * slow phone starting a request costs milliseconds of main thread, and together they made a long
  * task.
  */
@@ -150,11 +151,25 @@ function scriptsAfterFirstPaint(): Plugin {
             setTimeout(function () { add('modulepreload', href); }, 0);
           });
         }
+        function afterFirstPaint() {
+          try {
+            var observer = new PerformanceObserver(function (list) {
+              if (!list.getEntriesByName('first-contentful-paint').length) return;
+              observer.disconnect();
+              setTimeout(start, 0);
+            });
+            observer.observe({ type: 'paint', buffered: true });
+          } catch (e) {
+            requestAnimationFrame(function () { requestAnimationFrame(start); });
+          }
+          // A page that is slow to paint still starts.
+          setTimeout(start, 3000);
+        }
         document.addEventListener('DOMContentLoaded', function () {
-          if (document.visibilityState === 'hidden') start();
-          else requestAnimationFrame(function () {
-            requestAnimationFrame(function () { setTimeout(start, 0); });
-          });
+          // Elsewhere than the home page nothing is painted before the app.
+          if (document.documentElement.hasAttribute('data-no-shell')) start();
+          else if (document.visibilityState === 'hidden') start();
+          else afterFirstPaint();
           document.addEventListener('visibilitychange', start);
         });
       })();
