@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cards, logIn, waitForFlights } from './support/helpers.ts';
+import { cards, logIn, syncedCartCount, waitForFlights } from './support/helpers.ts';
 
 async function fillCard(page: Page, number: string) {
   await page.getByLabel('Card number').fill(number);
@@ -73,13 +73,22 @@ test('a customer pays with the success card, lands on My Orders after 4 s and re
   await page.goto(detailHref);
   await expect(page.getByTestId('review').filter({ hasText: comment })).toBeVisible();
   await expect(page.getByTestId('average-rating')).toBeVisible();
+
+  // The cart was emptied by the purchase: the payment page says so and offers nothing to pay.
+  await page.goto('/payment');
+  await expect(page.getByTestId('payment-empty')).toContainText('Your cart is empty.');
+  await expect(page.getByTestId('pay')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Go to Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
 });
 
 test('a declined card shows its error and creates no order', async ({ page }) => {
   await logIn(page);
   await waitForFlights(page);
   const before = await orderCount(page);
+  const tickets = await syncedCartCount(page);
   await page.getByTestId('add-to-cart').first().click();
+  await expect(page.getByTestId('cart-count')).toHaveText(String(tickets + 1));
   await page.goto('/payment');
   await fillCard(page, cards.declined);
   await page.getByTestId('pay').click();

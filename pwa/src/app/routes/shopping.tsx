@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
-import { calculateCartTotals, messages, SUCCESS_REDIRECT_MS } from '@skyport/shared';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { calculateCartTotals, messages, specLabels, SUCCESS_REDIRECT_MS } from '@skyport/shared';
 import { FavouritesScreen } from '../../features/favourites/components/favourites-screen.tsx';
 import { CartScreen } from '../../features/cart/components/cart-screen.tsx';
 import { PaymentScreen } from '../../features/checkout/components/payment-screen.tsx';
@@ -15,7 +15,7 @@ import { Loader } from '../../ui/loader.tsx';
 import { showToast } from '../../ui/toast.tsx';
 import { uiLabels } from '../../ui/labels.ts';
 import { ApiError, errorMessage, reportApiError } from '../api-client.ts';
-import { useCartLines } from '../../features/cart/data/cart.ts';
+import { useCart, useCartLines } from '../../features/cart/data/cart.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
 import { useShopActions } from '../actions.ts';
 import { useLocalData } from '../../data/provider.tsx';
@@ -91,7 +91,9 @@ export function PaymentRoute() {
   const session = useSession();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const lines = useCartLines();
+  // `undefined` while the local cart is still being read: nothing can be paid before it is.
+  const cart = useCart();
+  const lines = useMemo(() => cart?.lines ?? [], [cart]);
   const actions = useShopActions();
   const totals = useMemo(() => calculateCartTotals(lines), [lines]);
   // One key per purchase attempt: a retried request after a lost answer never pays twice.
@@ -121,9 +123,20 @@ export function PaymentRoute() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [walletCheckout, walletResult]);
 
-  if (session.status === 'loading') return <Loader />;
+  if (session.status === 'loading' || !cart) return <Loader />;
   if (!session.user) return <LoginRoute />;
   const user = session.user;
+  if (lines.length === 0) {
+    return (
+      <section className="flex flex-col items-start gap-3" data-testid="payment-empty">
+        <h1 className="text-2xl font-bold">{uiLabels.cart}</h1>
+        <p className="text-base-content/80">{uiLabels.emptyCart}</p>
+        <Link to="/" className="btn btn-primary">
+          {specLabels.goToHome}
+        </Link>
+      </section>
+    );
+  }
 
   const pay = async ({
     email,
