@@ -92,12 +92,8 @@ export async function fillFlight(form: Locator, flight: FlightInput) {
   await form.getByLabel('Stock').fill(flight.stock);
 }
 
-/** Sets the theme through the navbar switch. */
-export async function useTheme(page: Page, theme: 'light' | 'dark') {
-  const toggle = page.getByTestId('theme-switch');
-  if ((await toggle.getAttribute('data-theme-now')) !== theme) await toggle.click();
-  await expect(toggle).toHaveAttribute('data-theme-now', theme);
-}
+/** Sets the theme through the navbar switch, once the app has taken over the page. */
+export { useTheme } from '../support/helpers.ts';
 
 /** A full-page screenshot under pwa/test-results/airline-admin/screens/<project>/. */
 export async function shoot(page: Page, name: string, project: string) {
