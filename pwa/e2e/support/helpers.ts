@@ -1,5 +1,10 @@
 import { expect, type Page } from '@playwright/test';
-import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
+import {
+  PULL_MAX_BATCH,
+  SYNC_PROTOCOL_VERSION,
+  SYNC_VERSION_HEADER,
+  cartTicketCount,
+} from '@skyport/shared';
 import { CATALOGUE_SYNCED_KEY } from '../../src/features/catalog/data/catalogue-synced.ts';
 
 /** Demo accounts loaded by SEED_DEMO (sync-server/src/db/seed). */
@@ -34,7 +39,7 @@ export async function accountTheme(page: Page): Promise<string | null> {
 
 /** Pulls one of the signed-in account's collections from the server, as the sync client would. */
 async function pullOwn<T>(page: Page, collection: string): Promise<(T & { _deleted?: boolean })[]> {
-  const response = await page.request.get(`/api/sync/${collection}/pull?limit=1000`, {
+  const response = await page.request.get(`/api/sync/${collection}/pull?limit=${PULL_MAX_BATCH}`, {
     headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) },
   });
   expect(response.ok()).toBe(true);
@@ -47,8 +52,7 @@ async function pullOwn<T>(page: Page, collection: string): Promise<(T & { _delet
  * left tickets in it): the number of tickets the server has, shown in the navbar.
  */
 export async function syncedCartCount(page: Page): Promise<number> {
-  const lines = await pullOwn<{ amount: number }>(page, 'cart');
-  const count = lines.reduce((sum, line) => sum + line.amount, 0);
+  const count = cartTicketCount(await pullOwn<{ amount: number }>(page, 'cart'));
   await expect(page.getByTestId('cart-count')).toHaveText(String(count));
   return count;
 }
