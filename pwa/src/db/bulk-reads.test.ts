@@ -53,9 +53,9 @@ function idsToRead(count: number, stored: number): string[] {
 
 test.each([
   ['an empty table', 0, 500],
-  ['a table smaller than the read', 300, 500],
-  ['a table about as large as the read', 1000, 500],
-  ['a table much larger than the read (per-id reads)', 5000, 500],
+  ['a table smaller than the read (keys, then the whole table)', 300, 500],
+  ['a table larger than the read (keys, then the stored ids one by one)', 1000, 500],
+  ['a table much larger than the read (per-id reads)', 3000, 100],
   ['a small read (per-id reads)', 1000, 10],
 ])('bulkGet answers exactly as without the middleware: %s', async (_case, rows, reads) => {
   const { fast, plain } = await tables(rows);
@@ -70,6 +70,12 @@ test.each([
   });
   expect(inTransaction).toEqual(expected);
   if (rows > 0) expect(expected.some((row) => row !== undefined)).toBe(true);
+});
+
+test('ids none of which are stored are answered from the keys alone', async () => {
+  const { fast } = await tables(1000);
+  const ids = Array.from({ length: 200 }, (_, i) => `absent-${i}`);
+  expect(await fast.bulkGet(ids)).toEqual(ids.map(() => undefined));
 });
 
 test('a read sees the writes of its own transaction', async () => {
