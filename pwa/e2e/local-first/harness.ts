@@ -16,6 +16,10 @@ import {
 import { createLocalData, type LocalData } from '../../src/data/local-data.ts';
 import { addFlightToCart, cartLines$ } from '../../src/features/cart/data/cart.ts';
 import { catalogIndex$, catalogPage$ } from '../../src/features/catalog/data/catalogue.ts';
+import {
+  catalogueSyncedBefore,
+  rememberCatalogueSynced,
+} from '../../src/features/catalog/data/catalogue-synced.ts';
 import { warmCatalogIndex } from '../../src/features/catalog/data/catalogue-index.ts';
 import { addFavourite, favourites$ } from '../../src/features/favourites/data/favourites.ts';
 import { orders$ } from '../../src/features/orders/data/orders.ts';
@@ -43,8 +47,10 @@ const startedAt = performance.now();
 const arrivals = new Map<string, Promise<number>>();
 const statusElement = document.getElementById('status');
 
+/** As the app opens it (src/app/app.tsx): a device without the catalogue asks for it at once. */
 async function open(): Promise<LocalData> {
   const data = await createLocalData({
+    firstPullsOf: catalogueSyncedBefore() ? [] : ['flights'],
     transport: {
       baseUrl: '/api',
       headers: (): Record<string, string> => {
@@ -53,6 +59,10 @@ async function open(): Promise<LocalData> {
       },
     },
   });
+  void data.engine
+    .replication('flights')
+    ?.state.awaitInitialReplication()
+    .then(rememberCatalogueSynced);
   const session = readSession();
   if (session) await data.engine.setUser(session.user);
   data.engine.status.subscribe(() => {

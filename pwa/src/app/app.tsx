@@ -20,7 +20,10 @@ import { getSession, loadSession, onSessionUserChange } from './session.ts';
 export function startApp(): LocalDataSource {
   const source = createLocalDataSource(async () => {
     const { createLocalData, followSession } = await import('../data/local-data.ts');
-    const data = await createLocalData();
+    // A device without the catalogue asks for its first flights while the database opens.
+    const data = await createLocalData({
+      firstPullsOf: catalogueSyncedBefore() ? [] : ['flights'],
+    });
     // Login starts the customer's replication, logout stops it and clears personal data.
     followSession(data, onSessionUserChange);
     // Screens get the data layer once it holds the signed-in user: an action waiting for it (a

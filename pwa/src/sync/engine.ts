@@ -57,6 +57,8 @@ export interface SyncEngineOptions {
   onlineEvents?: Observable<boolean>;
   /** Whether the browser is online now; default `navigator.onLine`. */
   initiallyOnline?: boolean;
+  /** First pulls of public collections asked for in advance (replication.ts `requestFirstPull`). */
+  firstPulls?: Partial<Record<SyncCollectionName, Promise<unknown>>>;
 }
 
 /**
@@ -150,12 +152,17 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let queue: Promise<void> = Promise.resolve();
   let reconnectNow: (() => void) | undefined;
 
+  const firstPulls = new Map(Object.entries(options.firstPulls ?? {}));
+
   function startReplication(collection: SyncCollectionName, partition: string | null) {
+    const firstPull = partition === null ? firstPulls.get(collection) : undefined;
+    firstPulls.delete(collection);
     const replication = startCollectionReplication(db, collection, {
       transport,
       status,
       retry,
       partition,
+      firstPull,
     });
     replications.set(collection, replication);
   }

@@ -54,6 +54,40 @@ export interface ReplicationContext {
   retry?: RetryPolicy;
   /** Whose partition (user or airline id) this replication holds; part of its identity. */
   partition: string | null;
+  /**
+   * The answer to this collection's pull from no checkpoint, asked for before the local database
+   * had opened (`requestFirstPull`). The first pull uses it if it indeed starts from no checkpoint.
+   */
+  firstPull?: Promise<unknown>;
+}
+
+function pullPath(
+  collection: SyncCollectionName,
+  checkpoint: ReplicationCheckpoint | undefined,
+  batchSize: number,
+): string {
+  const params = new URLSearchParams({ limit: String(batchSize) });
+  if (checkpoint) {
+    params.set('revision', String(checkpoint.revision));
+    params.set('id', checkpoint.id);
+  }
+  return `/sync/${collection}/pull?${params}`;
+}
+
+/**
+ * Asks for a collection's first pull (no checkpoint, the batch its replication uses) at once. On a
+ * device that has never pulled the collection, the request runs while the local database opens
+ * instead of after it; hand the promise to the replication as `firstPull`. A failed request is
+ * reported there, where the replication's retries take over.
+ */
+export function requestFirstPull(
+  transport: SyncTransport,
+  collection: SyncCollectionName,
+): Promise<unknown> {
+  const answer = syncRequest(transport, pullPath(collection, undefined, PULL_BATCH[collection]));
+  // Unused (the device had a checkpoint after all) or failed: nobody else waits for it.
+  answer.catch(() => undefined);
+  return answer;
 }
 
 /**
@@ -75,6 +109,7 @@ export function startCollectionReplication(
     RxReplicationPullStreamItem<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>
   >();
   let failures = 0;
+  let firstPull = context.firstPull;
   const responseSchema = pullResponseSchema(collection);
   const conflictsSchema = pushResponseSchema(collection);
 
@@ -125,14 +160,13 @@ export function startCollectionReplication(
       batchSize: PULL_BATCH[collection],
       stream$: stream.asObservable(),
       async handler(checkpoint, batchSize) {
-        const params = new URLSearchParams({ limit: String(batchSize) });
-        if (checkpoint) {
-          params.set('revision', String(checkpoint.revision));
-          params.set('id', checkpoint.id);
-        }
+        const prefetched = firstPull;
+        firstPull = undefined;
         try {
           const body = responseSchema.parse(
-            await syncRequest(transport, `/sync/${collection}/pull?${params}`),
+            prefetched && !checkpoint && batchSize === PULL_BATCH[collection]
+              ? await prefetched
+              : await syncRequest(transport, pullPath(collection, checkpoint, batchSize)),
           );
           succeeded();
           return { documents: body.documents as Doc[], checkpoint: body.checkpoint ?? checkpoint };
