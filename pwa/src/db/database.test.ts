@@ -8,6 +8,7 @@ import {
   PERSONAL_COLLECTIONS,
   type SkyportDatabase,
 } from './database.ts';
+import { DEFAULT_DATABASE_NAME } from './database-name.ts';
 import {
   clearFavouriteAttempts,
   readFavouriteAttempts,
@@ -60,7 +61,9 @@ test('every replicated collection is created from the shared schemas, within the
   db = await open();
   expect(Object.keys(db.collections).sort()).toEqual([...SYNC_COLLECTIONS].sort());
   expect(SYNC_COLLECTIONS.length).toBeLessThanOrEqual(13);
-  expect(rxSchemaOf('flights').indexes).toContainEqual(['airlineId', 'priceCents']);
+  expect(rxSchemaOf('reviews').indexes).toContainEqual(['flightId', 'createdAt']);
+  // Flights have no IndexedDB index: each would slow the initial sync (db/schemas.ts).
+  expect(rxSchemaOf('flights').indexes).toEqual([]);
   expect(rxSchemaOf('orders').properties).toHaveProperty('stocks');
 });
 
@@ -163,4 +166,27 @@ test('guest state stays on the device: cart, favourite attempts and theme', asyn
   expect(await readLocalTheme(db)).toBe('system');
   await writeLocalTheme(db, 'dark');
   expect(await readLocalTheme(db)).toBe('dark');
+});
+
+test("opening the app's database deletes its older layouts and leaves other databases alone", async () => {
+  const createEmpty = (name: string) =>
+    new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name, 1);
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+    });
+  const older = ['rxdb-dexie-skyport-v1--0--flights', 'rxdb-dexie-skyport-v1--0--_rxdb_internal'];
+  const unrelated = 'rxdb-dexie-another-app--0--flights';
+  for (const name of [...older, unrelated]) await createEmpty(name);
+
+  db = await createLocalDatabase({ indexedDB, IDBKeyRange, multiInstance: false });
+  const names = async () => (await indexedDB.databases()).map((info) => info.name);
+  await expect.poll(names).not.toContain(older[0]);
+  const left = await names();
+  expect(left).not.toContain(older[1]);
+  expect(left).toContain(unrelated);
+  expect(left).toContain(`rxdb-dexie-${DEFAULT_DATABASE_NAME}--0--flights`);
 });

@@ -10,11 +10,11 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import {
   SYNC_COLLECTIONS,
   SYNC_COLLECTION_INFO,
-  SYNC_PROTOCOL_VERSION,
   type SyncCollectionName,
   type SyncDoc,
 } from '@skyport/shared';
 import { useBulkReads } from './bulk-reads.ts';
+import { DEFAULT_DATABASE_NAME } from './database-name.ts';
 import { rxSchemaOf } from './schemas.ts';
 
 /**
@@ -36,10 +36,7 @@ export const PERSONAL_COLLECTIONS = SYNC_COLLECTIONS.filter(
 ) as readonly SyncCollectionName[];
 
 export interface CreateDatabaseOptions {
-  /**
-   * IndexedDB database name. The sync protocol version is part of the default, so an app whose
-   * documents changed shape starts from a fresh replica instead of migrating an old one.
-   */
+  /** Database name; by default the app's (database-name.ts), and older layouts of it are deleted. */
   name?: string;
   /** The IndexedDB implementation (fake-indexeddb in tests); the browser's by default. */
   indexedDB?: IDBFactory;
@@ -49,8 +46,6 @@ export interface CreateDatabaseOptions {
   /** Several tabs sharing the database (leader election for replication); default true. */
   multiInstance?: boolean;
 }
-
-export const DEFAULT_DATABASE_NAME = `skyport-v${SYNC_PROTOCOL_VERSION}`;
 
 let devModeAdded = false;
 let localDocumentsAdded = false;
@@ -94,8 +89,9 @@ export async function createLocalDatabase(
     addRxPlugin(RxDBLocalDocumentsPlugin);
     localDocumentsAdded = true;
   }
+  const name = options.name ?? DEFAULT_DATABASE_NAME;
   const db = await createRxDatabase<SkyportCollections>({
-    name: options.name ?? DEFAULT_DATABASE_NAME,
+    name,
     storage: await storageFor(options, devMode),
     multiInstance: options.multiInstance ?? true,
     localDocuments: true,
@@ -109,7 +105,26 @@ export async function createLocalDatabase(
       SYNC_COLLECTIONS.map((name) => [name, { schema: rxSchemaOf(name) }]),
     ) as never,
   );
+  const factory = options.indexedDB ?? globalThis.indexedDB;
+  if (name === DEFAULT_DATABASE_NAME && factory) void deleteOlderLayouts(factory);
   return db;
+}
+
+/**
+ * Deletes the IndexedDB databases of the app's earlier database names (older layouts, older sync
+ * protocols): nobody opens them again, and a replica of the catalogue is megabytes.
+ */
+async function deleteOlderLayouts(factory: IDBFactory): Promise<void> {
+  // The Dexie storage names each collection's database `rxdb-dexie-{database}--{version}--{name}`.
+  const ours = `rxdb-dexie-${DEFAULT_DATABASE_NAME}--`;
+  try {
+    for (const { name } of await factory.databases()) {
+      if (name?.startsWith('rxdb-dexie-skyport-v') && !name.startsWith(ours))
+        factory.deleteDatabase(name);
+    }
+  } catch {
+    // `databases()` is missing in old browsers: the old data stays, nothing else happens.
+  }
 }
 
 /**

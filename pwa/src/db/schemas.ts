@@ -15,17 +15,20 @@ import {
  */
 
 /**
- * IndexedDB indexes per collection. The home screen's sort orders are indexed in memory instead
- * (features/catalog/data/catalogue-index.ts: the listed flights kept sorted once per order), because
- * the home query filters by prefix search with fallbacks and price bands that no IndexedDB range
- * can answer, and every IndexedDB index of `flights` slows the initial sync of the whole catalogue
- * (measured in headless chromium: 10,000 puts take about twice as long with six indexes as with
- * none). Flights keep the index the airline's own catalogue reads.
+ * IndexedDB indexes per collection. Flights have none: every index of theirs slows the initial
+ * sync of the whole catalogue, for every visitor (measured in headless chromium: 10,000 puts take
+ * about twice as long with six indexes as with none, and the one index for the airline's own
+ * table cost the initial sync about a tenth), while the screens that read them keep them in
+ * memory instead. The home screen's sort orders are indexed there
+ * (features/catalog/data/catalogue-index.ts: the listed flights kept sorted once per order),
+ * because the home query filters by prefix search with fallbacks and price bands that no IndexedDB
+ * range can answer; an airline's own table is one airline's flights, filtered from a scan when
+ * it opens and kept up to date by RxDB's event-reduce.
  */
 export const COLLECTION_INDEXES: Readonly<
   Record<SyncCollectionName, readonly (readonly string[])[]>
 > = {
-  flights: [['airlineId', 'priceCents']],
+  flights: [],
   airlines: [['name', 'id']],
   reviews: [
     ['flightId', 'createdAt'],

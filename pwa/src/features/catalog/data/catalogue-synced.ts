@@ -1,7 +1,7 @@
-import { SYNC_PROTOCOL_VERSION } from '@skyport/shared';
+import { DEFAULT_DATABASE_NAME } from '../../../db/database-name.ts';
 
-/** Set once this device has the whole catalogue locally (per sync protocol, like the database). */
-export const CATALOGUE_SYNCED_KEY = `skyport:catalogue-synced:v${SYNC_PROTOCOL_VERSION}`;
+/** Set once this device has the whole catalogue locally (per database: a new one starts empty). */
+export const CATALOGUE_SYNCED_KEY = `skyport:catalogue-synced:${DEFAULT_DATABASE_NAME}`;
 
 /** Whether this device has pulled the whole catalogue before (so the home page reads it locally). */
 export function catalogueSyncedBefore(): boolean {

@@ -33,7 +33,7 @@ import { createCatalogIndex, queryCatalogIndex, type CatalogIndex } from './cata
 
 /**
  * Live queries of the catalogue screens over the local database (no network): home page,
- * airlines, flight detail with its reviews and average rating, an airline's own flights.
+ * airlines, flight detail with its reviews and average rating.
  * Same shapes as the REST answers, so a screen does not care where its data comes from.
  *
  * The one exception is a device's very first visit: until the flights' first full pull is done
@@ -242,18 +242,4 @@ export function useFlightReviews(flightId: string): ReviewPage | undefined {
 export function useAirlineReviews(airlineId: string): ReviewPage | undefined {
   const { db } = useLocalData();
   return useObservable(() => reviewsOf$(db, { airlineId }), [db, airlineId]);
-}
-
-/** An airline's flights, sold-out ones included (catalog and business screens). */
-export function useAirlineFlights(airlineId: string | null): readonly Flight[] | undefined {
-  const { db } = useLocalData();
-  return useObservable(
-    () =>
-      airlineId
-        ? db.collections.flights
-            .find({ selector: { airlineId }, sort: [{ priceCents: 'asc' }] })
-            .$.pipe(map((docs) => plain<Flight>(docs)))
-        : of([] as Flight[]),
-    [db, airlineId],
-  );
 }
