@@ -29,6 +29,8 @@ import {
   type ReviewInput,
 } from '../../src/features/orders/data/review-drafts.ts';
 import type { SyncUser } from '../../src/sync/engine.ts';
+import type { SyncTransport } from '../../src/sync/http.ts';
+import { requestFirstPull } from '../../src/sync/pull-request.ts';
 
 const SESSION_KEY = 'harness-session';
 /** Flights per pull in the bare baseline, as the app pulls them (src/sync/replication.ts). */
@@ -47,18 +49,20 @@ const startedAt = performance.now();
 const arrivals = new Map<string, Promise<number>>();
 const statusElement = document.getElementById('status');
 
+const transport: SyncTransport = {
+  baseUrl: '/api',
+  headers: (): Record<string, string> => {
+    const session = readSession();
+    return session ? { Authorization: `Bearer ${session.token}` } : {};
+  },
+};
+
 /** As the app opens it (src/app/app.tsx): a device without the catalogue asks for it at once. */
 async function open(): Promise<LocalData> {
-  const data = await createLocalData({
-    firstPullsOf: catalogueSyncedBefore() ? [] : ['flights'],
-    transport: {
-      baseUrl: '/api',
-      headers: (): Record<string, string> => {
-        const session = readSession();
-        return session ? { Authorization: `Bearer ${session.token}` } : {};
-      },
-    },
-  });
+  const firstPulls = catalogueSyncedBefore()
+    ? {}
+    : { flights: requestFirstPull(transport, 'flights') };
+  const data = await createLocalData({ transport, sync: { firstPulls } });
   void data.engine
     .replication('flights')
     ?.state.awaitInitialReplication()

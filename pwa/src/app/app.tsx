@@ -5,8 +5,12 @@ import { LocalDataProvider } from '../data/provider.tsx';
 import { createLocalDataSource, type LocalDataSource } from '../data/local-data-source.ts';
 import { prefetchHomePage } from '../features/catalog/data/catalogue.ts';
 import { catalogueSyncedBefore } from '../features/catalog/data/catalogue-synced.ts';
+import { requestFirstPull } from '../sync/pull-request.ts';
 import { whenEngagedOrHidden } from '../ui/idle.ts';
 import { getSession, loadSession, onSessionUserChange } from './session.ts';
+
+/** The sync endpoints: the app's own origin, with its session cookie. */
+const SYNC_TRANSPORT = { baseUrl: '/api' };
 
 /**
  * Start-up, outside React: ask the server once who is signed in, and prepare the local data
@@ -19,11 +23,12 @@ import { getSession, loadSession, onSessionUserChange } from './session.ts';
  */
 export function startApp(): LocalDataSource {
   const source = createLocalDataSource(async () => {
+    // A device without the catalogue asks for its first flights before it loads the data layer.
+    const firstPulls = catalogueSyncedBefore()
+      ? {}
+      : { flights: requestFirstPull(SYNC_TRANSPORT, 'flights') };
     const { createLocalData, followSession } = await import('../data/local-data.ts');
-    // A device without the catalogue asks for its first flights while the database opens.
-    const data = await createLocalData({
-      firstPullsOf: catalogueSyncedBefore() ? [] : ['flights'],
-    });
+    const data = await createLocalData({ transport: SYNC_TRANSPORT, sync: { firstPulls } });
     // Login starts the customer's replication, logout stops it and clears personal data.
     followSession(data, onSessionUserChange);
     // Screens get the data layer once it holds the signed-in user: an action waiting for it (a

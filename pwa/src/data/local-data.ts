@@ -1,4 +1,3 @@
-import type { SyncCollectionName } from '@skyport/shared';
 import {
   createLocalDatabase,
   type CreateDatabaseOptions,
@@ -11,7 +10,6 @@ import {
   type SyncUser,
 } from '../sync/engine.ts';
 import type { SyncTransport } from '../sync/http.ts';
-import { requestFirstPull } from '../sync/replication.ts';
 
 /**
  * The local-first data layer of the app: the local database and the sync engine, created once
@@ -28,26 +26,17 @@ export interface CreateLocalDataOptions {
   sync?: Omit<SyncEngineOptions, 'db' | 'transport'>;
   /** Start replicating at once (default true). */
   start?: boolean;
-  /**
-   * Public collections this device has never pulled (the app: the flights, until the catalogue
-   * has been synced once): their first pull is asked for at once, while the database opens.
-   */
-  firstPullsOf?: readonly SyncCollectionName[];
 }
 
 /** Opens the local database and starts replicating the public collections. */
 export async function createLocalData(options: CreateLocalDataOptions = {}): Promise<LocalData> {
-  const transport = options.transport ?? { baseUrl: '/api' };
-  const start = options.start !== false;
-  const firstPulls = Object.fromEntries(
-    (start ? (options.firstPullsOf ?? []) : []).map((collection) => [
-      collection,
-      requestFirstPull(transport, collection),
-    ]),
-  );
   const db = await createLocalDatabase(options.database);
-  const engine = createSyncEngine({ db, transport, firstPulls, ...options.sync });
-  if (start) engine.start();
+  const engine = createSyncEngine({
+    db,
+    transport: options.transport ?? { baseUrl: '/api' },
+    ...options.sync,
+  });
+  if (options.start !== false) engine.start();
   return { db, engine };
 }
 

@@ -57,7 +57,7 @@ export interface SyncEngineOptions {
   onlineEvents?: Observable<boolean>;
   /** Whether the browser is online now; default `navigator.onLine`. */
   initiallyOnline?: boolean;
-  /** First pulls of public collections asked for in advance (replication.ts `requestFirstPull`). */
+  /** First pulls of public collections asked for in advance (pull-request.ts `requestFirstPull`). */
   firstPulls?: Partial<Record<SyncCollectionName, Promise<unknown>>>;
 }
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { createLocalDatabase, type SkyportDatabase } from '../db/database.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
 import { SyncHttpError, type SyncTransport } from './http.ts';
-import { requestFirstPull } from './replication.ts';
+import { requestFirstPull } from './pull-request.ts';
 import { startTestServer, type TestServer } from './test-server.ts';
 
 /**

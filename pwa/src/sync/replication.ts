@@ -12,20 +12,9 @@ import {
 } from '@skyport/shared';
 import type { SkyportDatabase } from '../db/database.ts';
 import { SyncHttpError, syncRequest, type SyncTransport } from './http.ts';
+import { PULL_BATCH, pullPath } from './pull-request.ts';
 import type { SyncStatusStore } from './status.ts';
 
-/** Documents per pull: the catalogue comes in large batches, personal data is small. */
-const PULL_BATCH: Readonly<Record<SyncCollectionName, number>> = {
-  flights: 2000,
-  airlines: 500,
-  reviews: 1000,
-  favourites: 200,
-  cart: 200,
-  preferences: 10,
-  reviewDrafts: 200,
-  orders: 200,
-  sales: 1000,
-};
 /** Rows per push; two documents a row, well under the server's 64 KiB body limit. */
 const PUSH_BATCH = 25;
 
@@ -56,38 +45,10 @@ export interface ReplicationContext {
   partition: string | null;
   /**
    * The answer to this collection's pull from no checkpoint, asked for before the local database
-   * had opened (`requestFirstPull`). The first pull uses it if it indeed starts from no checkpoint.
+   * had opened (pull-request.ts `requestFirstPull`). The first pull uses it if it indeed starts
+   * from no checkpoint.
    */
   firstPull?: Promise<unknown>;
-}
-
-function pullPath(
-  collection: SyncCollectionName,
-  checkpoint: ReplicationCheckpoint | undefined,
-  batchSize: number,
-): string {
-  const params = new URLSearchParams({ limit: String(batchSize) });
-  if (checkpoint) {
-    params.set('revision', String(checkpoint.revision));
-    params.set('id', checkpoint.id);
-  }
-  return `/sync/${collection}/pull?${params}`;
-}
-
-/**
- * Asks for a collection's first pull (no checkpoint, the batch its replication uses) at once. On a
- * device that has never pulled the collection, the request runs while the local database opens
- * instead of after it; hand the promise to the replication as `firstPull`. A failed request is
- * reported there, where the replication's retries take over.
- */
-export function requestFirstPull(
-  transport: SyncTransport,
-  collection: SyncCollectionName,
-): Promise<unknown> {
-  const answer = syncRequest(transport, pullPath(collection, undefined, PULL_BATCH[collection]));
-  // Unused (the device had a checkpoint after all) or failed: nobody else waits for it.
-  answer.catch(() => undefined);
-  return answer;
 }
 
 /**
