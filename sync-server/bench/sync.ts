@@ -32,7 +32,7 @@ export interface SyncBenchOptions {
   log: (message: string) => void;
   /** Catalogue size (default 10,000). */
   flights?: number;
-  /** Fresh-browser initial syncs; the median is reported (default 3). */
+  /** Fresh-browser initial syncs, each beside a bare run; medians are reported (default 5). */
   syncRuns?: number;
   /** Page queries timed (default 50). */
   queryRuns?: number;
@@ -152,32 +152,29 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
       args: CHROMIUM_FLAGS,
     });
 
-    // 1. Initial sync into fresh browsers (a new context has an empty IndexedDB).
+    // 1. Initial sync into fresh browsers (a new context has an empty IndexedDB), each run followed
+    // by its floor: the same pulls and bare IndexedDB puts, so that both see the same machine.
     const runsSeconds: number[] = [];
-    for (let run = 0; run < (options.syncRuns ?? 3); run++) {
+    const bareRuns: { fetchMs: number; putMs: number }[] = [];
+    for (let run = 0; run < (options.syncRuns ?? 5); run++) {
       const context = await browser.newContext({ serviceWorkers: 'block' });
       const page = await context.newPage();
       await page.goto(server.url);
       const ms = await page.evaluate((count) => window.harness.initialSync(count), flights);
       runsSeconds.push(round(ms / 1000, 2));
-      log(`  initial sync ${run + 1}: ${round(ms / 1000, 2)} s`);
       await context.close();
-    }
 
-    // The floor beside it: the same pulls and bare IndexedDB puts, median of as many runs.
-    const bareRuns: { fetchMs: number; putMs: number }[] = [];
-    for (let run = 0; run < (options.syncRuns ?? 3); run++) {
-      const context = await browser.newContext({ serviceWorkers: 'block' });
-      const page = await context.newPage();
-      await page.goto(`${server.url}/?baseline`);
-      const bare = await page.evaluate(() => window.harness.bareBaseline());
+      const bareContext = await browser.newContext({ serviceWorkers: 'block' });
+      const barePage = await bareContext.newPage();
+      await barePage.goto(`${server.url}/?baseline`);
+      const bare = await barePage.evaluate(() => window.harness.bareBaseline());
       if (bare.count < flights)
         throw new Error(`the bare baseline fetched ${bare.count} of ${flights} flights`);
       bareRuns.push(bare);
+      await bareContext.close();
       log(
-        `  bare fetch + IndexedDB puts ${run + 1}: ${round(bare.fetchMs / 1000, 2)} s + ${round(bare.putMs / 1000, 2)} s`,
+        `  initial sync ${run + 1}: ${round(ms / 1000, 2)} s; bare fetch + IndexedDB puts: ${round(bare.fetchMs / 1000, 2)} s + ${round(bare.putMs / 1000, 2)} s`,
       );
-      await context.close();
     }
     const bareFetch = median(bareRuns.map((run) => run.fetchMs)) / 1000;
     const barePut = median(bareRuns.map((run) => run.putMs)) / 1000;
