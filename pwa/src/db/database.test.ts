@@ -19,6 +19,7 @@ import {
   writeLocalTheme,
 } from './local-state.ts';
 import { rxSchemaOf } from './schemas.ts';
+import { flightDoc } from './test-docs.ts';
 
 let db: SkyportDatabase | undefined;
 afterEach(async () => {
@@ -34,27 +35,6 @@ function open(devMode = true) {
     devMode,
     multiInstance: false,
   });
-}
-
-export function flightDoc(fields: Partial<FlightDoc> = {}): FlightDoc {
-  return {
-    id: randomUUID(),
-    airlineId: randomUUID(),
-    airlineName: 'Test Air',
-    origin: 'Argentina',
-    destination: 'Chile',
-    departureDate: '2030-01-01',
-    departureHour: '08:30',
-    arrivalDate: '2030-01-01',
-    arrivalHour: '10:45',
-    durationEstimated: '02:15',
-    priceCents: 15000,
-    tickets: 10,
-    logo: '',
-    description: 'A flight',
-    createdAt: 1_700_000_000_000,
-    ...fields,
-  };
 }
 
 test('every replicated collection is created from the shared schemas, within the free RxDB limit', async () => {

@@ -16,6 +16,7 @@ import {
 import { useBulkReads } from './bulk-reads.ts';
 import { DEFAULT_DATABASE_NAME } from './database-name.ts';
 import { rxSchemaOf } from './schemas.ts';
+import { withWholeRangeReads } from './whole-range-reads.ts';
 
 /**
  * The browser's local database (DESIGN §4): RxDB on IndexedDB through the Dexie storage, one
@@ -59,12 +60,14 @@ async function storageFor(
   options: CreateDatabaseOptions,
   devMode: boolean,
 ): Promise<RxStorage<unknown, unknown>> {
-  const dexie = getRxStorageDexie({
-    ...(options.indexedDB
-      ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
-      : {}),
-    onCreate: useBulkReads,
-  }) as RxStorage<unknown, unknown>;
+  const dexie = withWholeRangeReads(
+    getRxStorageDexie({
+      ...(options.indexedDB
+        ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
+        : {}),
+      onCreate: useBulkReads,
+    }),
+  ) as RxStorage<unknown, unknown>;
   if (!import.meta.env.DEV) return dexie;
   // Dev-mode is global to the page once added, and then requires validation everywhere.
   if (!devMode && !devModeAdded) return dexie;

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { IDBIndex, IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { createRxDatabase, type MangoQuery, type RxDatabase } from 'rxdb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import type { FlightDoc, ReviewDoc } from '@skyport/shared';
+import { flightDoc } from './test-docs.ts';
+import { rxSchemaOf } from './schemas.ts';
+import { withWholeRangeReads } from './whole-range-reads.ts';
+
+/**
+ * The same documents in two databases, one on RxDB's Dexie storage and one on it with
+ * `withWholeRangeReads`: every query must answer the same documents in the same order.
+ */
+
+let plain: RxDatabase;
+let wrapped: RxDatabase;
+const airlines = [randomUUID(), randomUUID(), randomUUID()];
+const flights: FlightDoc[] = Array.from({ length: 120 }, (_, n) =>
+  flightDoc({
+    airlineId: airlines[n % 3]!,
+    priceCents: 1000 + ((n * 7919) % 50) * 100,
+    origin: ['Argentina', 'Chile', 'Peru'][n % 3]!,
+    tickets: n % 10,
+    createdAt: 1_700_000_000_000 + ((n * 31) % 97) * 1000,
+  }),
+);
+const reviews: ReviewDoc[] = Array.from({ length: 60 }, (_, n) => ({
+  id: randomUUID(),
+  rating: 1 + (n % 5),
+  comment: `Comment ${n}`,
+  name: `Traveller ${n}`,
+  airlineId: airlines[n % 3]!,
+  flightId: flights[n % 7]!.id,
+  orderId: null,
+  moreInfo: [],
+  createdAt: 1_700_000_000_000 + ((n * 13) % 29) * 1000,
+}));
+
+async function open(wrap: boolean): Promise<RxDatabase> {
+  const dexie = getRxStorageDexie({ indexedDB, IDBKeyRange });
+  const db = await createRxDatabase({
+    name: `whole-range-${randomUUID()}`,
+    storage: wrap ? withWholeRangeReads(dexie) : dexie,
+    multiInstance: false,
+  });
+  await db.addCollections({
+    flights: { schema: rxSchemaOf('flights') },
+    reviews: { schema: rxSchemaOf('reviews') },
+  });
+  await db.collections.flights!.bulkInsert(flights);
+  await db.collections.reviews!.bulkInsert(reviews);
+  // Deleted documents stay in the table as tombstones; no query may return them.
+  await db.collections.flights!.findByIds(flights.slice(0, 5).map((f) => f.id)).remove();
+  return db;
+}
+
+beforeAll(async () => {
+  [plain, wrapped] = await Promise.all([open(false), open(true)]);
+});
+
+afterAll(async () => {
+  await plain?.close();
+  await wrapped?.close();
+});
+
+/** Any document's fields (the two collections' queries in one table). */
+type Query = Record<string, unknown>;
+
+async function ids(db: RxDatabase, collection: string, query: MangoQuery<Query>) {
+  return (await db.collections[collection]!.find(query).exec()).map((doc) => doc.primary);
+}
+
+test.each<[string, string, MangoQuery<Query>]>([
+  ['every flight', 'flights', {}],
+  [
+    'an airline, oldest first',
+    'flights',
+    {
+      selector: { airlineId: airlines[1] },
+      sort: [{ createdAt: 'asc' }, { id: 'asc' }],
+    },
+  ],
+  [
+    'a filter and a sort on fields without an index, a page',
+    'flights',
+    {
+      selector: { origin: 'Chile', tickets: { $gt: 3 } },
+      sort: [{ priceCents: 'desc' }, { id: 'asc' }],
+      skip: 4,
+      limit: 7,
+    },
+  ],
+  [
+    'a flight’s reviews, newest first (an index)',
+    'reviews',
+    {
+      selector: { flightId: flights[3]!.id },
+      sort: [{ createdAt: 'desc' }],
+    },
+  ],
+  [
+    'reviews in index order with a limit (the cursor stops early)',
+    'reviews',
+    {
+      selector: { airlineId: airlines[2] },
+      sort: [{ createdAt: 'asc' }],
+      limit: 3,
+    },
+  ],
+  [
+    'a range on an indexed field',
+    'reviews',
+    {
+      selector: { airlineId: airlines[0], createdAt: { $gte: 1_700_000_010_000 } },
+      sort: [{ createdAt: 'asc' }],
+    },
+  ],
+  ['nothing matches', 'flights', { selector: { origin: 'Nowhere' } }],
+])('%s: the same documents in the same order', async (_name, collection, query) => {
+  const expected = await ids(plain, collection, query);
+  expect(await ids(wrapped, collection, query)).toEqual(expected);
+});
+
+test('a query over a whole range reads it with one getAll; one the cursor can stop early does not', async () => {
+  const getAll = vi.spyOn(IDBIndex.prototype, 'getAll');
+  await ids(wrapped, 'flights', { selector: { airlineId: airlines[0] } });
+  expect(getAll).toHaveBeenCalledTimes(1);
+  getAll.mockClear();
+  await ids(wrapped, 'reviews', {
+    selector: { airlineId: airlines[2] },
+    sort: [{ createdAt: 'asc' }],
+    limit: 2,
+  });
+  expect(getAll).not.toHaveBeenCalled();
+  getAll.mockRestore();
+});
