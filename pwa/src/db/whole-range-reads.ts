@@ -20,8 +20,8 @@ import {
  * range, one request per document, and in Chromium a step costs about as much as a `get` (around
  * 100 µs for a flight: a query over 10,000 flights took about a second in headless chromium,
  * whether it was the home catalogue's whole list or one airline's flights). One `getAll` over the
- * same index range returns the same documents in the same order in a single request, about five
- * times faster.
+ * same index range returns the same documents in the same order in a single request (about 19 µs
+ * a flight): the same queries take about a third of the time.
  *
  * This storage wrapper answers a query with `getAll` whenever the cursor would have read the
  * whole range anyway: no limit, or a limit that the cursor cannot stop at (the order is sorted
