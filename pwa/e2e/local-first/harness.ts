@@ -30,11 +30,9 @@ import {
 } from '../../src/features/orders/data/review-drafts.ts';
 import type { SyncUser } from '../../src/sync/engine.ts';
 import type { SyncTransport } from '../../src/sync/http.ts';
-import { requestFirstPull } from '../../src/sync/pull-request.ts';
+import { PULL_BATCH, pullPath, requestFirstPull } from '../../src/sync/pull-request.ts';
 
 const SESSION_KEY = 'harness-session';
-/** Flights per pull in the bare baseline, as the app pulls them (src/sync/replication.ts). */
-const BASELINE_BATCH = 2000;
 interface Session {
   user: SyncUser;
   token: string;
@@ -201,14 +199,11 @@ const harness = {
   async bareBaseline(): Promise<{ fetchMs: number; putMs: number; count: number }> {
     const started = performance.now();
     const docs: unknown[] = [];
-    let checkpoint: ReplicationCheckpoint | null = null;
+    // The app's pulls: the same batches, the same requests.
+    const batch = PULL_BATCH.flights;
+    let checkpoint: ReplicationCheckpoint | undefined;
     for (;;) {
-      const params = new URLSearchParams({ limit: String(BASELINE_BATCH) });
-      if (checkpoint) {
-        params.set('revision', String(checkpoint.revision));
-        params.set('id', checkpoint.id);
-      }
-      const response = await fetch(`/api/sync/flights/pull?${params}`, {
+      const response = await fetch(`/api${pullPath('flights', checkpoint, batch)}`, {
         headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) },
       });
       const body = (await response.json()) as {
@@ -216,7 +211,7 @@ const harness = {
         checkpoint: ReplicationCheckpoint | null;
       };
       docs.push(...body.documents);
-      if (body.documents.length < BASELINE_BATCH || !body.checkpoint) break;
+      if (body.documents.length < batch || !body.checkpoint) break;
       checkpoint = body.checkpoint;
     }
     const fetchMs = performance.now() - started;
