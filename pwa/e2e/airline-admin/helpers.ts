@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { watchCsp } from '../support/helpers.ts';
 
 /** Demo accounts loaded by SEED_DEMO (sync-server/src/db/seed/demo.ts). */
 export const accounts = {
@@ -28,6 +29,8 @@ export async function personIn(
   account?: Account,
 ): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  // Its pages report CSP violations too (support/helpers.ts), from their first navigation on.
+  await watchCsp(context);
   const page = await context.newPage();
   if (account) await logIn(page, account);
   return page;

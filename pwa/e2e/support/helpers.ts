@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import {
   PULL_MAX_BATCH,
   SYNC_PROTOCOL_VERSION,
@@ -6,6 +6,74 @@ import {
   cartTicketCount,
 } from '@skyport/shared';
 import { CATALOGUE_SYNCED_KEY } from '../../src/features/catalog/data/catalogue-synced.ts';
+
+/**
+ * No Content Security Policy violation in any journey: the server sends a strict CSP
+ * (sync-server/src/lib/security-headers.ts) and a test fails on anything it blocks, seen either as
+ * Chromium's console message ("Refused to … because it violates the following Content Security
+ * Policy directive …", also from frames and workers) or as a `securitypolicyviolation` event in
+ * a page (also kept in `window.__cspViolations`).
+ *
+ * Every spec imports this module, but Playwright evaluates it once per worker process, so the hook
+ * below joins only the first spec file a worker loads. It therefore watches the worker's browser:
+ * every context opened after that (the `context` of any later test, in any file, and contexts a
+ * test opens itself with `browser.newContext()`) is watched as well.
+ */
+const watchedBrowsers = new WeakSet<Browser>();
+const watchedContexts = new WeakMap<BrowserContext, Promise<void>>();
+/** Violations seen while no test was running; reported by the next test. */
+const pendingViolations: string[] = [];
+
+function reportCspViolation(violation: string) {
+  try {
+    test.info();
+  } catch {
+    pendingViolations.push(violation);
+    return;
+  }
+  expect.soft(violation, 'Content Security Policy violation').toBe('');
+}
+
+/** Fails the running test on any CSP violation in this context's pages (idempotent). */
+export function watchCsp(context: BrowserContext): Promise<void> {
+  const watching = watchedContexts.get(context) ?? startWatching(context);
+  watchedContexts.set(context, watching);
+  return watching;
+}
+
+async function startWatching(context: BrowserContext) {
+  pendingViolations.splice(0).forEach(reportCspViolation);
+  context.on('console', (message) => {
+    if (/content.security.policy/i.test(message.text()))
+      reportCspViolation(`console ${message.type()}: ${message.text()}`);
+  });
+  await context.exposeBinding('__reportCspViolation', (_source, violation: string) =>
+    reportCspViolation(`securitypolicyviolation: ${violation}`),
+  );
+  await context.addInitScript(() => {
+    const page = window as unknown as {
+      __cspViolations?: string[];
+      __reportCspViolation?: (violation: string) => Promise<void>;
+    };
+    page.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const violation =
+        `${event.effectiveDirective} refused ${event.blockedURI || 'inline code'} ` +
+        `in ${event.documentURI} (${event.sourceFile}:${event.lineNumber})`;
+      page.__cspViolations?.push(violation);
+      void page.__reportCspViolation?.(violation);
+    });
+  });
+}
+
+test.beforeEach(async ({ browser, context }) => {
+  if (!watchedBrowsers.has(browser)) {
+    watchedBrowsers.add(browser);
+    // A context closed before it is set up has nothing left to watch.
+    browser.on('context', (opened) => void watchCsp(opened).catch(() => {}));
+  }
+  await watchCsp(context);
+});
 
 /** Demo accounts loaded by SEED_DEMO (sync-server/src/db/seed). */
 export const customer = { email: 'customer@skyport.test', password: 'Customer123!' };
