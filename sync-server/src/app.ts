@@ -4,18 +4,25 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
+import { requestId, type RequestIdVariables } from 'hono/request-id';
+import { routePath } from 'hono/route';
 import type { Sql } from './db/client.ts';
 import { AppError, ErrorCode } from './lib/errors.ts';
+import { Lifecycle } from './lib/lifecycle.ts';
 import type { Logger } from './lib/logger.ts';
+import { securityHeaders } from './lib/security-headers.ts';
+import { checkoutOutcome, createMetrics, type Metrics } from './lib/metrics.ts';
+import { runWithRequestId } from './lib/request-context.ts';
 import type { Config } from './config.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import {
   createOutboxMailer,
   createSmtpMailer,
+  formatMailForConsole,
   resolveMailer,
   type Mailer,
 } from './features/email/mailer.ts';
-import { devOutboxRoutes } from './features/email/routes.ts';
+import { outboxRoutes } from './features/email/routes.ts';
 import { BackgroundTasks } from './features/identity/background.ts';
 import { createFirebaseVerifier } from './features/identity/firebase.ts';
 import type { AuthEnv } from './features/identity/guard.ts';
@@ -46,6 +53,10 @@ export interface AppDeps {
   identity?: IdentitySettingsInput;
   /** Work run after an answer is decided (identity mail); tests pass their own to await it. */
   background?: BackgroundTasks;
+  /** Starting, serving or draining; stops the app's parts on shutdown (main.ts). Default: a new one. */
+  lifecycle?: Lifecycle;
+  /** Prometheus metrics (main.ts serves them on METRICS_PORT). Default: a registry of its own. */
+  metrics?: Metrics;
   /** Payment providers (payments/); default: the built-in test provider. */
   payments?: Payments;
 }
@@ -62,7 +73,10 @@ export function identityDepsFromConfig(
   return {
     mailer: config.SMTP_URL
       ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM })
-      : createOutboxMailer(sql),
+      : createOutboxMailer(sql, {
+          // Development: the links also go to the console (the outbox itself is admin-only).
+          print: production ? undefined : (mail) => console.log(formatMailForConsole(mail)),
+        }),
     identity: {
       appOrigins: [
         ...config.APP_ORIGIN,
@@ -77,7 +91,6 @@ export function identityDepsFromConfig(
             jwksUrl: config.FIREBASE_JWKS_URL,
           })
         : undefined,
-      devOutbox: !production && !config.SMTP_URL,
     },
   };
 }
@@ -97,20 +110,41 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
     settings: resolveIdentitySettings(deps.identity),
     background: deps.background ?? new BackgroundTasks(deps.logger),
   };
-  const api = new Hono<AuthEnv>();
+  const lifecycle = deps.lifecycle ?? new Lifecycle();
+  const metrics = deps.metrics ?? createMetrics();
+  lifecycle.onShutdown('mailer', () => identity.mailer.close());
+  lifecycle.onShutdown('background tasks', () => identity.background.settled());
+  const api = new Hono<AuthEnv & { Variables: RequestIdVariables }>();
 
+  // A request id (the caller's X-Request-Id when well-formed, else a new UUID) on the answer, on
+  // every log line written while the request is handled (lib/request-context.ts) and in errors.
+  api.use(requestId({ limitLength: 128 }));
   api.use(async (c, next) => {
     const started = performance.now();
-    await next();
-    deps.logger.info(
-      {
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      },
-      'request',
+    await runWithRequestId(c.get('requestId'), next);
+    const seconds = (performance.now() - started) / 1000;
+    // The route pattern, not the path: ids in paths would make one series per flight.
+    // Answers no route matched (404s) share one label, whatever the path.
+    const matched = c.req.routePath === '*' ? routePath(c, -1) : c.req.routePath;
+    const route = matched === '/*' || matched === '*' ? 'unmatched' : matched;
+    metrics.httpRequests.inc({ method: c.req.method, route, status: c.res.status });
+    metrics.httpDuration.observe({ method: c.req.method, route }, seconds);
+    runWithRequestId(c.get('requestId'), () =>
+      deps.logger.info(
+        {
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round(seconds * 10_000) / 10,
+        },
+        'request',
+      ),
     );
+  });
+  // What each checkout attempt came to (the answer's status says it; see checkoutOutcome).
+  api.on('POST', ['/checkout', '/stripe', '/checkout/:paymentId/confirm'], async (c, next) => {
+    await next();
+    metrics.checkoutOutcomes.inc({ outcome: checkoutOutcome(c.res.status) });
   });
   api.use(
     bodyLimit({
@@ -125,13 +159,12 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   api.use(sessionMiddleware(deps.sql));
   api.use(csrfProtection(identity.settings));
 
-  api.route('/', healthRoutes(deps));
+  api.route('/', healthRoutes({ sql: deps.sql, lifecycle }));
   api.route('/', identityRoutes(identity));
   api.route('/', adminRoutes(identity));
-  if (identity.settings.devOutbox && identity.mailer.kind === 'outbox')
-    api.route('/', devOutboxRoutes(deps.sql));
+  if (identity.mailer.kind === 'outbox') api.route('/', outboxRoutes(deps.sql));
   api.route('/', catalogRoutes(deps));
-  api.route('/', syncRoutes(deps));
+  api.route('/', syncRoutes({ ...deps, lifecycle, metrics }));
   // Airline catalogue management, cart, checkout, orders, sales, reviews (issue 4).
   api.route('/', flightsManagementRoutes(deps));
   api.route('/', cartRoutes(deps));
@@ -142,6 +175,7 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
     mailer: identity.mailer,
     background: identity.background,
     publicUrl: publicUrl(identity.settings),
+    lifecycle,
   });
   api.route('/', checkout.routes);
   api.route('/', orderRoutes(deps));
@@ -149,11 +183,22 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   api.route('/', reviewRoutes(deps));
 
   const app = new Hono();
+  // Browser security headers (CSP, nosniff, frame and referrer policies, HSTS over HTTPS) on
+  // every answer: registered before any route, it also wraps the onError and notFound answers.
+  app.use(
+    '*',
+    securityHeaders({
+      publicDir: options.publicDir,
+      trustProxy: identity.settings.trustProxy,
+    }),
+  );
   app.route('/api', api);
   if (options.publicDir) {
-    // The built PWA on the same origin; any other non-API path gets index.html (client routing).
+    // The built PWA on the same origin; any other non-API path gets index.html (client routing),
+    // except /assets/: a hashed file that is not there (an old build's) is a 404, never the page.
     const root = path.relative(process.cwd(), options.publicDir);
     const isApi = (p: string) => p === '/api' || p.startsWith('/api/');
+    const isAsset = (p: string) => p.startsWith('/assets/');
     const files = serveStatic({ root });
     const shell = serveStatic({ root, path: 'index.html' });
     const compression = compress();
@@ -161,42 +206,51 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
       if (isApi(c.req.path)) return next();
       await compression(c, next);
       // Vite's /assets/ files carry a content hash in their name: cache them for good; anything
-      // else (index.html, the service worker, the manifest) must be revalidated to see updates.
-      if (c.res.ok) {
-        const immutable = c.req.path.startsWith('/assets/');
-        c.res.headers.set(
-          'Cache-Control',
-          immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+      // else (index.html, the service worker, the manifest) must be revalidated to see updates,
+      // and a miss (404) is not kept at all, so that the file is looked for again.
+      if (c.res.status === 200 && isAsset(c.req.path)) {
+        c.res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+      } else {
+        c.res.headers.set('Cache-Control', c.res.ok ? 'no-cache' : 'no-store');
       }
     });
     app.get('*', (c, next) => (isApi(c.req.path) ? next() : files(c, next)));
-    app.get('*', (c, next) => (isApi(c.req.path) ? next() : shell(c, next)));
+    app.get('*', (c, next) => (isApi(c.req.path) || isAsset(c.req.path) ? next() : shell(c, next)));
   }
   app.notFound((c) =>
     c.json(
-      { code: ErrorCode.NotFound, message: `No route for ${c.req.method} ${c.req.path}` },
+      {
+        code: ErrorCode.NotFound,
+        message: `No route for ${c.req.method} ${c.req.path}`,
+        requestId: (c.var as { requestId?: string }).requestId,
+      },
       404,
     ),
   );
   app.onError((error, c) => {
+    // Every error answer names its request, so a user's report can be matched with the log.
+    const requestId = (c.var as { requestId?: string }).requestId;
     if (error instanceof AppError) {
       return c.json(
-        { code: error.code, message: error.message, details: error.details },
+        { code: error.code, message: error.message, details: error.details, requestId },
         error.status,
       );
     }
     if (error instanceof HTTPException) {
       // Hono's own errors (e.g. malformed JSON from the validator) are client errors.
       return c.json(
-        { code: ErrorCode.BadRequest, message: error.message },
+        { code: ErrorCode.BadRequest, message: error.message, requestId },
         error.status === 500 ? 400 : error.status,
       );
     }
-    deps.logger.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
-    return c.json({ code: ErrorCode.Internal, message: 'Something went wrong!' }, 500);
+    deps.logger.error(
+      { err: error, method: c.req.method, path: c.req.path, requestId },
+      'unhandled error',
+    );
+    return c.json({ code: ErrorCode.Internal, message: 'Something went wrong!', requestId }, 500);
   });
 
+  lifecycle.markServing();
   return app;
 }
 

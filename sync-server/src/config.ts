@@ -5,16 +5,39 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
-  /** A PostgreSQL server; without it the server runs an embedded PostgreSQL. */
+  /**
+   * A PostgreSQL server; without it the server runs an embedded PostgreSQL (the demo). In
+   * production it is required unless EMBEDDED_DATABASE=true asks for the embedded one.
+   */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * Security/operations: production refuses to start without DATABASE_URL, since an embedded
+   * database per machine would give every instance behind a load balancer its own data. `true`
+   * allows it (one machine, one instance).
+   */
+  EMBEDDED_DATABASE: z.enum(['true', 'false']).default('false'),
+  /** Connections in this instance's pool (plus one for LISTEN); mind PostgreSQL's max_connections. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   /** Where the embedded PostgreSQL keeps its files (git-ignored). */
   EMBEDDED_PG_DIR: z.string().default('.data/pg'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Load demo data: `auto` = only into an empty embedded database, `always`, or `never`. */
   SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** The built PWA served on the same origin as the API. */
+  /** The built PWA served on the same origin as the API (default: the build's own, or pwa/dist). */
   PUBLIC_DIR: z.string().optional(),
+  /**
+   * How long a SIGTERM waits for in-flight requests, streams and background work before it closes
+   * the database pool and exits anyway.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /**
+   * Prometheus metrics (`GET /metrics`) on a port of their own, so they are never on the public
+   * one; off when unset.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** The address the metrics port listens on: loopback unless told otherwise. */
+  METRICS_HOST: z.string().default('127.0.0.1'),
   // Identity and email (docs/decisions/002-identity-on-primitives.md).
   /**
    * The PWA's public origin(s), comma-separated: the first is used in email links, all may send
@@ -73,19 +96,57 @@ const EnvSchema = z.object({
 
 export type Config = z.infer<typeof EnvSchema>;
 
+/** Every variable the server reads, with its default (README's table is checked against this). */
+export const CONFIG_VARIABLES = Object.entries(EnvSchema.shape).map(([name, schema]) => {
+  const fallback = (schema as z.ZodType).safeParse(undefined);
+  return { name, defaultValue: fallback.success ? fallback.data : undefined };
+});
+
+/** Every problem of the environment at once, so a deployment is fixed in one round. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const keys = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid environment: ${keys.join('; ')}`);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  // The rules between keys are checked too when some value is bad: on the other keys' values,
+  // with the bad keys left at their defaults.
+  const badKeys = new Set(parsed.error?.issues.map((issue) => String(issue.path[0])));
+  const usable = parsed.success
+    ? parsed
+    : EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => !badKeys.has(k))));
+  if (usable.success) {
+    const config = usable.data;
+    problems.push(
+      ...[
+        ...checkDatabaseConfig(config),
+        ...checkPaymentConfig(config),
+        ...checkIdentityConfig(config),
+      ].filter((problem) => !badKeys.has(problem.split(':')[0] ?? '')),
+    );
   }
-  const paymentProblems = checkPaymentConfig(parsed.data);
-  if (paymentProblems.length > 0)
-    throw new Error(`Invalid environment: ${paymentProblems.join('; ')}`);
-  const identityProblems = checkIdentityConfig(parsed.data);
-  if (identityProblems.length > 0)
-    throw new Error(`Invalid environment: ${identityProblems.join('; ')}`);
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   return parsed.data;
+}
+
+/** Production runs on a database server that every instance shares. */
+function checkDatabaseConfig(config: Config): string[] {
+  if (
+    config.NODE_ENV === 'production' &&
+    !config.DATABASE_URL &&
+    config.EMBEDDED_DATABASE !== 'true'
+  ) {
+    return [
+      'DATABASE_URL: required in production (set EMBEDDED_DATABASE=true to run a single instance on the embedded PostgreSQL)',
+    ];
+  }
+  return [];
 }
 
 /** The payment keys that must come together; the test provider only outside production. */

@@ -1,19 +1,51 @@
-// The only module with side effects: read config, open the database, serve.
+// The only module with side effects: read config, open the database, serve, and shut down cleanly.
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { createApp, identityDepsFromConfig } from './app.ts';
-import { loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { createSql } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { DEMO_ACCOUNTS, hasAnyUsers, seedDemoData } from './db/seed/demo.ts';
+import { shutDownGracefully, trackRequests } from './lib/graceful-shutdown.ts';
+import { Lifecycle } from './lib/lifecycle.ts';
 import { createLogger } from './lib/logger.ts';
+import { createMetrics } from './lib/metrics.ts';
 import { createPaymentsFromConfig } from './payments/index.ts';
 
+/** In the repository, src/ or dist/ sits one level below sync-server/, two below the root. */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const config = loadConfig();
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  // Every problem at once, readable, and no stack trace: the fix is in the environment.
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 const logger = createLogger(config.LOG_LEVEL);
+const lifecycle = new Lifecycle();
+
+// Serve from the start: liveness answers while migrations run, readiness says "starting" and
+// every other request gets 503, until the app is mounted (`handler` below).
+const booting = new Hono()
+  .get('/api/health/live', (c) => c.json({ status: 'ok' }))
+  .all('*', (c) => {
+    c.header('Retry-After', '5');
+    return c.json({ code: 'service_unavailable', status: lifecycle.state }, 503);
+  });
+let handler: (request: Request, env: unknown) => Response | Promise<Response> = booting.fetch;
+const server = serve(
+  { fetch: (request, env) => handler(request, env), port: config.PORT, hostname: config.HOST },
+  (info) => logger.info({ port: info.port }, 'listening'),
+) as Server;
+const requests = trackRequests(server);
 
 let databaseUrl = config.DATABASE_URL;
 let stopEmbedded: (() => Promise<void>) | undefined;
@@ -25,7 +57,8 @@ if (!databaseUrl) {
   stopEmbedded = embedded.stop;
 }
 
-const sql = createSql(databaseUrl);
+const applicationName = `skyport-${hostname()}-${process.pid}`.slice(0, 63);
+const sql = createSql(databaseUrl, { max: config.DATABASE_POOL_MAX, applicationName });
 const applied = await migrate(sql);
 if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
@@ -37,37 +70,75 @@ if (config.SEED_DEMO === 'always' || embeddedAndEmpty) {
   logger.info({ ...counts, ms: Math.round(performance.now() - started) }, 'demo data loaded');
 }
 
-const publicDir = path.resolve(repoRoot, config.PUBLIC_DIR ?? 'pwa/dist');
-if (!existsSync(publicDir)) logger.warn({ publicDir }, 'no built PWA found; serving the API only');
+// The PWA: PUBLIC_DIR, else the copy the production build puts beside the server (dist/public),
+// else the workspace's pwa/dist.
+const publicDir = [
+  config.PUBLIC_DIR && path.resolve(repoRoot, config.PUBLIC_DIR),
+  path.resolve(import.meta.dirname, 'public'),
+  path.resolve(repoRoot, 'pwa/dist'),
+].find((dir) => dir && existsSync(dir));
+if (!publicDir) logger.warn('no built PWA found; serving the API only');
+const metrics = createMetrics({
+  sql,
+  applicationName,
+  poolMax: config.DATABASE_POOL_MAX,
+  processMetrics: true,
+});
 const app = createApp(
   {
     sql,
     logger,
     ...identityDepsFromConfig(config, sql),
     payments: createPaymentsFromConfig(config),
+    lifecycle,
+    metrics,
   },
-  { publicDir: existsSync(publicDir) ? publicDir : undefined },
+  { publicDir },
 );
+handler = app.fetch;
 
-const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-  const url = `http://localhost:${info.port}`;
-  console.log(`\nSkyport is running at ${url}  (API: ${url}/api/health)`);
-  if (!config.DATABASE_URL) {
-    console.log('Demo accounts:');
-    for (const account of DEMO_ACCOUNTS) {
-      console.log(
-        `  ${account.email.padEnd(24)} ${account.password.padEnd(14)} ${account.description}`,
-      );
-    }
+const metricsServer =
+  config.METRICS_PORT === undefined
+    ? undefined
+    : (serve({
+        fetch: new Hono().get('/metrics', async (c) => {
+          c.header('Content-Type', metrics.registry.contentType);
+          return c.body(await metrics.registry.metrics());
+        }).fetch,
+        port: config.METRICS_PORT,
+        hostname: config.METRICS_HOST,
+      }) as Server);
+
+const url = `http://localhost:${config.PORT}`;
+console.log(`\nSkyport is running at ${url}  (API: ${url}/api/health)`);
+if (!config.DATABASE_URL) {
+  console.log('Demo accounts:');
+  for (const account of DEMO_ACCOUNTS) {
+    console.log(
+      `  ${account.email.padEnd(24)} ${account.password.padEnd(14)} ${account.description}`,
+    );
   }
-});
+}
 
-async function shutdown() {
-  server.close();
-  await sql.end({ timeout: 5 });
+/** SIGTERM from an orchestrator, SIGINT from a terminal: drain, stop, exit (graceful-shutdown.ts). */
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutting down');
+  const { drained } = await shutDownGracefully({
+    server,
+    requests,
+    lifecycle,
+    sql,
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+  });
+  metricsServer?.close();
   await stopEmbedded?.();
+  logger.info({ drained }, 'stopped');
   logger.flush();
   process.exit(0);
 }
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -3,9 +3,16 @@ import postgres from 'postgres';
 export type Sql = postgres.Sql;
 
 /** The single postgres.js handle of a server instance. */
-export function createSql(url: string, options: { max?: number } = {}): Sql {
+export function createSql(
+  url: string,
+  options: { max?: number; applicationName?: string } = {},
+): Sql {
   return postgres(url, {
     max: options.max ?? 10,
+    // Names this instance's connections in pg_stat_activity (the pool metric reads them there).
+    ...(options.applicationName
+      ? { connection: { application_name: options.applicationName } }
+      : {}),
     onnotice: () => {},
     // int8 columns (cents, revisions, counts) come back as numbers: every value we store
     // stays far below Number.MAX_SAFE_INTEGER, and JSON cannot carry a BigInt.

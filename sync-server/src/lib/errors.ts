@@ -11,6 +11,8 @@ export const ErrorCode = {
   TooManyRequests: 'too_many_requests',
   UpgradeRequired: 'upgrade_required',
   PaymentFailed: 'payment_failed',
+  /** The instance is starting or shutting down: retry (another instance may answer). */
+  ServiceUnavailable: 'service_unavailable',
   Internal: 'internal',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -25,6 +27,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   too_many_requests: 429,
   upgrade_required: 426,
   payment_failed: 402,
+  service_unavailable: 503,
   internal: 500,
 };
 

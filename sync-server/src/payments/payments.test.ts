@@ -250,6 +250,7 @@ describe('configuration', () => {
     expect(
       loadConfig({
         NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db.skyport.test/skyport',
         ALLOW_TEST_PAYMENTS: 'true',
         APP_ORIGIN: 'https://skyport.test',
       }).PAYMENT_PROVIDER,

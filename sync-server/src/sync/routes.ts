@@ -15,6 +15,8 @@ import type { AppDeps } from '../app.ts';
 import type { Sql } from '../db/client.ts';
 import type { AuthEnv } from '../features/identity/guard.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
+import type { Lifecycle } from '../lib/lifecycle.ts';
+import type { Metrics } from '../lib/metrics.ts';
 import { validate } from '../lib/validate.ts';
 import { createChangeFeed, type ChangeFeed, type ChangeListener } from './change-feed.ts';
 import { resolvePartition } from './partitions.ts';
@@ -23,6 +25,14 @@ import { pushChanges } from './push.ts';
 
 /** Comment line sent this often on an idle stream, so proxies and the client see it alive. */
 const HEARTBEAT_MS = 20_000;
+/** The reconnect delay a draining instance asks its streams' clients for (SSE `retry:`). */
+export const DRAIN_RECONNECT_MS = 1_000;
+
+/** What the stream routes need beyond the database: the instance's drain signal and metrics. */
+export type SyncRouteDeps = Pick<AppDeps, 'sql' | 'logger'> & {
+  lifecycle: Lifecycle;
+  metrics: Metrics;
+};
 
 /** One change feed per database handle (one LISTEN connection per server instance). */
 const feeds = new WeakMap<Sql, ChangeFeed>();
@@ -33,6 +43,13 @@ export function changeFeedFor(deps: Pick<AppDeps, 'sql' | 'logger'>): ChangeFeed
     feeds.set(deps.sql, feed);
   }
   return feed;
+}
+
+/** Stops the instance's change feed (its LISTEN) on shutdown, after the streams have ended. */
+async function closeChangeFeed(sql: Sql): Promise<void> {
+  const feed = feeds.get(sql);
+  feeds.delete(sql);
+  await feed?.close();
 }
 
 /**
@@ -67,18 +84,22 @@ function collectionParam(c: Context): SyncCollectionName {
  * The caller is the identity middleware's `c.var.user`; partitions are checked by the same guard
  * rules as the REST routes.
  */
-export function syncRoutes(deps: Pick<AppDeps, 'sql' | 'logger'>) {
-  const { sql } = deps;
+export function syncRoutes(deps: SyncRouteDeps) {
+  const { sql, lifecycle, metrics } = deps;
+  lifecycle.onShutdown('sync change feed', () => closeChangeFeed(sql));
+  const stream = { feed: () => changeFeedFor(deps), lifecycle, metrics };
   return new Hono<AuthEnv>()
     .use('/sync/*', requireSyncVersion)
     .get('/sync/:collection/pull', validate('query', PullQuerySchema), async (c) => {
       const collection = collectionParam(c);
+      metrics.syncRequests.inc({ collection, operation: 'pull' });
       const result = await pullChanges(sql, c.get('user'), collection, c.req.valid('query'));
       c.header('Cache-Control', 'no-store');
       return c.json(result);
     })
     .post('/sync/:collection/push', async (c) => {
       const collection = collectionParam(c);
+      metrics.syncRequests.inc({ collection, operation: 'push' });
       let body: unknown;
       try {
         body = await c.req.json();
@@ -104,7 +125,7 @@ export function syncRoutes(deps: Pick<AppDeps, 'sql' | 'logger'>) {
           throw new AppError(ErrorCode.BadRequest, `collections: no replicated collection ${name}`);
         return { collection: parsed.data, partition: resolvePartition(c.get('user'), parsed.data) };
       });
-      return streamChanges(c, changeFeedFor(deps), wanted, true);
+      return streamChanges(c, stream, wanted, true);
     })
     .get('/sync/:collection/stream', async (c) => {
       const collection = collectionParam(c);
@@ -113,7 +134,7 @@ export function syncRoutes(deps: Pick<AppDeps, 'sql' | 'logger'>) {
         collection,
         c.req.query('partition') || undefined,
       );
-      return streamChanges(c, changeFeedFor(deps), [{ collection, partition }], false);
+      return streamChanges(c, stream, [{ collection, partition }], false);
     });
 }
 
@@ -121,23 +142,39 @@ export function syncRoutes(deps: Pick<AppDeps, 'sql' | 'logger'>) {
  * Server-Sent Events of the changes of some partitions: `resync` first (whatever changed before
  * this connection is fetched by the client's own pull), then one `changes` event per batch, with
  * `collection` named when the stream carries several. A comment line every 20 s keeps it alive.
+ * When the instance drains (SIGTERM), the stream ends with a `retry:` hint: the client reconnects
+ * a moment later, through the load balancer, to an instance that stays.
  */
 function streamChanges(
   c: Context,
-  feed: ChangeFeed,
+  {
+    feed: feedOf,
+    lifecycle,
+    metrics,
+  }: { feed: () => ChangeFeed } & Omit<SyncRouteDeps, 'sql' | 'logger'>,
   wanted: { collection: SyncCollectionName; partition: string | null }[],
   named: boolean,
 ) {
+  if (lifecycle.draining.aborted)
+    throw new AppError(ErrorCode.ServiceUnavailable, 'This server is shutting down; retry');
+  const feed = feedOf();
   c.header('Cache-Control', 'no-store');
   c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
     const queue: string[] = [];
     let wake: (() => void) | undefined;
     let aborted = false;
+    let draining = false;
     stream.onAbort(() => {
       aborted = true;
       wake?.();
     });
+    const onDrain = () => {
+      draining = true;
+      wake?.();
+    };
+    lifecycle.draining.addEventListener('abort', onDrain);
+    metrics.openStreams.inc();
     const unsubscribes: (() => void)[] = [];
     try {
       for (const { collection, partition } of wanted) {
@@ -148,7 +185,7 @@ function streamChanges(
         unsubscribes.push(await feed.subscribe(collection, partition, listener));
       }
       await stream.writeSSE({ event: SYNC_STREAM_EVENTS.resync, data: '{}' });
-      while (!aborted) {
+      while (!aborted && !draining) {
         const data = queue.shift();
         if (data !== undefined) {
           await stream.writeSSE({ event: SYNC_STREAM_EVENTS.changes, data });
@@ -162,9 +199,17 @@ function streamChanges(
           };
         });
         wake = undefined;
-        if (timedOut && !aborted) await stream.write(': heartbeat\n\n');
+        if (timedOut && !aborted && !draining) await stream.write(': heartbeat\n\n');
+      }
+      if (draining && !aborted) {
+        // Whatever the feed still queued goes out first; then the client is told when to return.
+        for (let data = queue.shift(); data !== undefined; data = queue.shift())
+          await stream.writeSSE({ event: SYNC_STREAM_EVENTS.changes, data });
+        await stream.write(`retry: ${DRAIN_RECONNECT_MS}\n\n`);
       }
     } finally {
+      lifecycle.draining.removeEventListener('abort', onDrain);
+      metrics.openStreams.dec();
       for (const unsubscribe of unsubscribes) unsubscribe();
     }
   });

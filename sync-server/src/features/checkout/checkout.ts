@@ -564,27 +564,29 @@ export type Checkout = ReturnType<typeof createCheckout>;
 
 /**
  * Runs `checkout.reconcile()` now and then every `intervalMs` until the returned function is
- * called. For main.ts: `const stop = startPaymentReconciler(checkout, logger)`.
+ * called; that function resolves once a pass that is running has finished (graceful shutdown).
  */
 export function startPaymentReconciler(
   checkout: Checkout,
   logger: Logger,
   intervalMs = 60_000,
-): () => void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await checkout.reconcile();
-    } catch (error) {
-      logger.error({ err: error }, 'payment reconciliation failed');
-    } finally {
-      running = false;
-    }
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    running ??= checkout
+      .reconcile()
+      .then(
+        () => undefined,
+        (error: unknown) => logger.error({ err: error }, 'payment reconciliation failed'),
+      )
+      .finally(() => (running = undefined));
+    return running;
   };
   void tick();
   const timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { formatCents, IdSchema, StripeChargeBodySchema } from '@skyport/shared';
+import type { Lifecycle } from '../../lib/lifecycle.ts';
 import type { Sql } from '../../db/client.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -29,6 +30,8 @@ export interface CheckoutRouteDeps {
   background: BackgroundTasks;
   /** The shop's public address, for links in the receipt. */
   publicUrl: string;
+  /** Stops the reconciler on shutdown. */
+  lifecycle?: Lifecycle;
 }
 
 /**
@@ -205,8 +208,10 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     onCaptured: receiptSender(deps),
     publicOrigin: deps.publicUrl,
   });
-  if (payments.settings.reconcileEveryMs)
-    startPaymentReconciler(checkout, logger, payments.settings.reconcileEveryMs);
+  if (payments.settings.reconcileEveryMs) {
+    const stop = startPaymentReconciler(checkout, logger, payments.settings.reconcileEveryMs);
+    deps.lifecycle?.onShutdown('payment reconciler', stop);
+  }
   const app = new Hono<AuthEnv>();
 
   // What the checkout screen offers: which provider takes cards and wallets, and whether this is

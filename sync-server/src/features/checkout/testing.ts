@@ -15,7 +15,6 @@ export function createShopApp(sql: Sql, options: { payments?: Payments } = {}) {
     logger: createLogger(process.env.CHECKOUT_TEST_LOG ?? 'silent'),
     background,
     payments,
-    identity: { devOutbox: true },
   });
   return { app, background, payments };
 }

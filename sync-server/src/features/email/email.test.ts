@@ -2,12 +2,18 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp, identityDepsFromConfig } from '../../app.ts';
+import { identityDepsFromConfig } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { createLogger } from '../../lib/logger.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { createTestApp, json, randomIp, bodyOf } from '../identity/testing.ts';
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './mailer.ts';
+import { createSession } from '../identity/sessions.ts';
+import { insertUser } from '../../test/actors.ts';
+import {
+  createOutboxMailer,
+  createSmtpMailer,
+  formatMailForConsole,
+  type Mailer,
+} from './mailer.ts';
 import {
   escapeHtml,
   passwordResetEmail,
@@ -113,45 +119,54 @@ describe('SMTP adapter', () => {
     expect(verify.status).toBe(200);
   });
 
-  test('SMTP_URL in the environment selects the SMTP adapter and turns the dev outbox off', () => {
+  test('SMTP_URL in the environment selects the SMTP adapter', () => {
     const withSmtp = identityDepsFromConfig(
       loadConfig({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` }),
       sql,
     );
     expect(withSmtp.mailer?.kind).toBe('smtp');
-    expect(withSmtp.identity?.devOutbox).toBe(false);
     const without = identityDepsFromConfig(loadConfig({}), sql);
     expect(without.mailer?.kind).toBe('outbox');
-    expect(without.identity?.devOutbox).toBe(true);
     const production = identityDepsFromConfig(
       loadConfig({
         NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db.example/skyport',
         ALLOW_TEST_PAYMENTS: 'true',
         APP_ORIGIN: 'https://skyport.example',
       }),
       sql,
     );
-    expect(production.identity?.devOutbox).toBe(false);
     expect(production.identity?.appOrigins).toEqual(['https://skyport.example']);
-    expect(() => loadConfig({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' })).toThrow(
-      /APP_ORIGIN/,
-    );
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db.example/skyport',
+        ALLOW_TEST_PAYMENTS: 'true',
+      }),
+    ).toThrow(/APP_ORIGIN/);
   });
 });
 
 describe('database outbox', () => {
-  test('stores both parts, readable at GET /api/dev/outbox in development', async () => {
-    const mailer = createOutboxMailer(sql);
-    await mailer.send(
-      verificationEmail('Outbox@Example.test', {
-        name: 'Ana',
-        link: 'http://localhost/verify-email?token=x',
-        hours: 24,
-      }),
-    );
+  const outboxMail = () =>
+    verificationEmail('Outbox@Example.test', {
+      name: 'Ana',
+      link: 'http://localhost/verify-email?token=x',
+      hours: 24,
+    });
+
+  test('stores both parts, readable by a super administrator at GET /api/admin/outbox', async () => {
+    await createOutboxMailer(sql).send(outboxMail());
     const { app } = createTestApp(sql);
-    const response = await app.request('/api/dev/outbox?to=outbox@example.test');
+    const admin = await createSession(
+      sql,
+      (await insertUser(sql, { role: 'super_admin' })).id,
+      600,
+    );
+    const asAdmin = { headers: { Authorization: `Bearer ${admin.token}` } };
+    const response = await app.request('/api/admin/outbox?to=outbox@example.test', asAdmin);
     expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const [message] = await bodyOf(response);
     expect(message).toMatchObject({
       to: 'Outbox@Example.test',
@@ -159,76 +174,53 @@ describe('database outbox', () => {
     });
     expect(message.text).toContain('http://localhost/verify-email?token=x');
     expect(message.html).toContain('<a href="http://localhost/verify-email?token=x"');
-    expect((await app.request('/api/dev/outbox?limit=1000')).status).toBe(400);
+    expect((await app.request('/api/admin/outbox?limit=1000', asAdmin)).status).toBe(400);
   });
 
-  test('the outbox answers only to requests from this machine', async () => {
-    const { app } = createTestApp(sql);
-    const from = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
-    expect((await app.request('/api/dev/outbox', {}, from('127.0.0.1'))).status).toBe(200);
-    expect((await app.request('/api/dev/outbox', {}, from('::1'))).status).toBe(200);
-    expect((await app.request('/api/dev/outbox', {}, from('192.168.1.20'))).status).toBe(404);
-    expect((await app.request('/api/dev/outbox', {}, from('::ffff:10.0.0.7'))).status).toBe(404);
-  });
-
-  test('the outbox endpoint does not exist outside development mode', async () => {
-    const app = createApp({ sql, logger: createLogger('silent'), identity: { devOutbox: false } });
-    expect((await app.request('/api/dev/outbox')).status).toBe(404);
-    const defaults = createApp({ sql, logger: createLogger('silent') });
-    expect((await defaults.request('/api/dev/outbox')).status).toBe(404);
-  });
-});
-
-describe('templates', () => {
-  test('every value is escaped in the HTML part', () => {
-    expect(escapeHtml(`<img src=x onerror="alert('x')">&`)).toBe(
-      '&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt;&amp;',
+  test('no request without a super administrator session reads it, from any address or proxy', async () => {
+    await createOutboxMailer(sql).send(outboxMail());
+    const { app } = createTestApp(sql, { identity: { trustProxy: true } });
+    const customer = await createSession(
+      sql,
+      (await insertUser(sql, { role: 'customer' })).id,
+      600,
     );
-    const mail = passwordResetEmail('a@b.test', {
-      name: '<b>Eve</b>',
-      link: 'https://s.test/reset-password?token=a"b',
-      minutes: 60,
-    });
-    expect(mail.html).not.toContain('<b>Eve</b>');
-    expect(mail.html).toContain('&lt;b&gt;Eve&lt;/b&gt;');
-    expect(mail.html).not.toContain('token=a"b');
-    expect(mail.text).toContain('expires in 60 minutes');
+    const loopback = { incoming: { socket: { remoteAddress: '127.0.0.1' } } };
+    const attempts: [string, RequestInit][] = [
+      ['/api/admin/outbox', {}],
+      ['/api/admin/outbox', { headers: { 'X-Forwarded-For': '127.0.0.1' } }],
+      ['/api/admin/outbox', { headers: { Authorization: `Bearer ${customer.token}` } }],
+      // The route that used to trust a loopback socket is gone.
+      ['/api/dev/outbox?to=outbox@example.test', {}],
+      ['/api/dev/outbox', { headers: { 'X-Forwarded-For': '127.0.0.1' } }],
+    ];
+    for (const [path, init] of attempts) {
+      const response = await app.request(path, init, loopback);
+      expect([401, 403, 404]).toContain(response.status);
+      expect(await response.text()).not.toContain('token=');
+    }
   });
 
-  test('the purchase receipt lists the lines and totals in both parts', () => {
-    const mail = purchaseReceiptEmail('c@b.test', {
-      name: 'Ana',
-      orderId: 'order-1',
-      paymentId: 'pi_123',
-      createdAt: new Date('2031-05-04T10:00:00Z'),
-      lines: [
-        {
-          airlineName: 'Sky <Air>',
-          origin: 'Chile',
-          destination: 'Peru',
-          amount: 2,
-          unitPriceCents: 150000,
-        },
-        {
-          airlineName: 'Andes',
-          origin: 'Peru',
-          destination: 'Chile',
-          amount: 1,
-          unitPriceCents: 99,
-        },
-      ],
-      subtotalCents: 300099,
-      feeCents: 300,
-      totalCents: 300399,
-      ordersLink: 'https://skyport.example/purchases',
+  test('in development the outbox also prints each message, links included, to the console', async () => {
+    const printed: string[] = [];
+    const mailer = createOutboxMailer(sql, {
+      print: (mail) => printed.push(formatMailForConsole(mail)),
     });
-    expect(mail.subject).toBe('Your Skyport order order-1');
-    expect(mail.text).toContain('Payment status: confirmed');
-    expect(mail.text).toContain('- Sky <Air>: Chile -> Peru, 2 x $1500.00 = $3000.00');
-    expect(mail.text).toContain('Total paid: $3003.99');
-    expect(mail.html).toContain('Sky &lt;Air&gt;');
-    expect(mail.html).toContain('$0.99');
-    expect(mail.html).toContain('Total paid: $3003.99');
-    expect(mail.html).toContain('2031-05-04');
+    await mailer.send(outboxMail());
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toContain('Email to Outbox@Example.test: Verify your email for Skyport');
+    expect(printed[0]).toContain('http://localhost/verify-email?token=x');
+    const development = identityDepsFromConfig(loadConfig({}), sql);
+    const production = identityDepsFromConfig(
+      loadConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db.example/skyport',
+        ALLOW_TEST_PAYMENTS: 'true',
+        APP_ORIGIN: 'https://skyport.example',
+      }),
+      sql,
+    );
+    expect(development.mailer?.kind).toBe('outbox');
+    expect(production.mailer?.kind).toBe('outbox');
   });
 });

@@ -16,19 +16,33 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
+/** A message as the development console shows it: who, what, and its text with the links. */
+export function formatMailForConsole(mail: OutgoingMail): string {
+  const rule = '-'.repeat(72);
+  return `\n${rule}\nEmail to ${mail.to}: ${mail.subject}\n\n${mail.text.trim()}\n${rule}\n`;
+}
+
 /** The app's mailer: the one configured, else the database outbox (for features that send mail). */
 export function resolveMailer(deps: { sql: Sql; mailer?: Mailer }): Mailer {
   return deps.mailer ?? createOutboxMailer(deps.sql);
 }
 
-/** The default without SMTP: messages are stored in `email_outbox` (readable at GET /api/dev/outbox). */
-export function createOutboxMailer(sql: Sql): Mailer {
+/**
+ * The default without SMTP: messages are stored in `email_outbox`, which a super administrator
+ * reads at GET /api/admin/outbox. `print` (development: the server's console) also receives each
+ * message, so a developer can follow a verification or reset link without an account.
+ */
+export function createOutboxMailer(
+  sql: Sql,
+  options: { print?: (mail: OutgoingMail) => void } = {},
+): Mailer {
   return {
     kind: 'outbox',
     async send(mail) {
       await sql`
         INSERT INTO email_outbox (to_address, subject, text_body, html_body)
         VALUES (${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html})`;
+      options.print?.(mail);
     },
     async close() {},
   };

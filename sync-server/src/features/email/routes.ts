@@ -1,9 +1,8 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Sql } from '../../db/client.ts';
 import { validate } from '../../lib/validate.ts';
+import { requireRole, type AuthEnv } from '../identity/guard.ts';
 
 const OutboxQuerySchema = z.strictObject({
   to: z.string().trim().max(254).optional(),
@@ -11,58 +10,47 @@ const OutboxQuerySchema = z.strictObject({
 });
 
 /**
- * Security: the outbox holds live verification and reset links, so it answers only to the machine
- * itself (the server listens on every interface by default). In-process requests (tests) have no
- * socket and count as local.
+ * `GET /api/admin/outbox`: the emails the database outbox holds (the mailer without SMTP), newest
+ * first, optionally for one address.
+ *
+ * Security: the outbox holds live verification and reset links, so only a signed-in super
+ * administrator may read it. It used to answer any request from a loopback address, which every
+ * visitor is behind a reverse proxy on the same host: a reset link for the administrator's own
+ * account was one request away. No address, header or proxy setting opens it now; in development
+ * the links are also printed to the server's console (mailer.ts).
  */
-function isLocalRequest(c: Context): boolean {
-  let address: string | undefined;
-  try {
-    address = getConnInfo(c).remote.address;
-  } catch {
-    return true;
-  }
-  return (
-    address === undefined ||
-    address === '::1' ||
-    address.startsWith('127.') ||
-    address.startsWith('::ffff:127.')
+export function outboxRoutes(sql: Sql) {
+  return new Hono<AuthEnv>().get(
+    '/admin/outbox',
+    requireRole('super_admin'),
+    validate('query', OutboxQuerySchema),
+    async (c) => {
+      const { to, limit } = c.req.valid('query');
+      const rows = await sql<
+        {
+          id: string;
+          to_address: string;
+          subject: string;
+          text_body: string;
+          html_body: string;
+          created_at: Date;
+        }[]
+      >`
+        SELECT id, to_address, subject, text_body, html_body, created_at FROM email_outbox
+        ${to ? sql`WHERE lower(to_address) = ${to.toLowerCase()}` : sql``}
+        ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
+      c.header('Cache-Control', 'no-store');
+      return c.json(
+        rows.map((row) => ({
+          id: row.id,
+          to: row.to_address,
+          subject: row.subject,
+          text: row.text_body,
+          html: row.html_body,
+          createdAt: row.created_at.getTime(),
+        })),
+        200,
+      );
+    },
   );
-}
-
-/**
- * `GET /api/dev/outbox`: the emails the database outbox holds, newest first, optionally for one
- * address. Mounted only in development and demo mode (never in production, never with SMTP), and
- * only for requests from this machine.
- */
-export function devOutboxRoutes(sql: Sql) {
-  return new Hono().get('/dev/outbox', validate('query', OutboxQuerySchema), async (c) => {
-    if (!isLocalRequest(c)) return c.json({ code: 'not_found', message: 'Not found' }, 404);
-    const { to, limit } = c.req.valid('query');
-    const rows = await sql<
-      {
-        id: string;
-        to_address: string;
-        subject: string;
-        text_body: string;
-        html_body: string;
-        created_at: Date;
-      }[]
-    >`
-      SELECT id, to_address, subject, text_body, html_body, created_at FROM email_outbox
-      ${to ? sql`WHERE lower(to_address) = ${to.toLowerCase()}` : sql``}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
-    c.header('Cache-Control', 'no-store');
-    return c.json(
-      rows.map((row) => ({
-        id: row.id,
-        to: row.to_address,
-        subject: row.subject,
-        text: row.text_body,
-        html: row.html_body,
-        createdAt: row.created_at.getTime(),
-      })),
-      200,
-    );
-  });
 }

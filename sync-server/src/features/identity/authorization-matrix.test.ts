@@ -288,9 +288,9 @@ const ROUTES: RouteCase[] = [
     },
   },
   {
-    route: 'GET /dev/outbox (development mode)',
-    expect: everyone(200),
-    prepare: () => ({ method: 'GET', path: '/api/dev/outbox' }),
+    route: 'GET /admin/outbox (holds live verification and reset links)',
+    expect: superAdminOnly(200),
+    prepare: () => ({ method: 'GET', path: '/api/admin/outbox' }),
   },
 ];
 

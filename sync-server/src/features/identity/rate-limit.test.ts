@@ -42,6 +42,7 @@ describe('login rate limiting', () => {
     expect(await bodyOf(locked)).toEqual({
       code: 'too_many_requests',
       message: messages.tooManyAttempts,
+      requestId: expect.any(String),
     });
     // Other accounts are not affected.
     expect((await login(actors.customer.email!, ACTOR_PASSWORD, randomIp())).status).toBe(200);

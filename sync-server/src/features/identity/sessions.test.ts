@@ -94,6 +94,7 @@ describe('login', () => {
       expect(await bodyOf(response)).toEqual({
         code: 'unauthenticated',
         message: messages.invalidCredentials,
+        requestId: expect.any(String),
       });
       expect(response.headers.get('set-cookie')).toBeNull();
     }

@@ -30,8 +30,6 @@ export interface IdentitySettings {
   };
   /** Firebase ID-token sign-in; absent unless configured. */
   firebase?: FirebaseVerifier;
-  /** Serve GET /api/dev/outbox (development and demo only). */
-  devOutbox: boolean;
 }
 
 export type IdentitySettingsInput = Partial<Omit<IdentitySettings, 'limits'>> & {
@@ -61,7 +59,6 @@ export function resolveIdentitySettings(input: IdentitySettingsInput = {}): Iden
       ...input.limits,
     },
     firebase: input.firebase,
-    devOutbox: input.devOutbox ?? false,
   };
 }
 

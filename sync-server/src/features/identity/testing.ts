@@ -7,7 +7,7 @@ import type { Mailer } from '../email/mailer.ts';
 import { BackgroundTasks } from './background.ts';
 import type { IdentitySettingsInput } from './settings.ts';
 
-/** The app as production builds it, with a background queue the test can await and the dev outbox on. */
+/** The app as production builds it, with a background queue the test can await. */
 export function createTestApp(
   sql: Sql,
   options: { identity?: IdentitySettingsInput; mailer?: Mailer } = {},
@@ -18,7 +18,7 @@ export function createTestApp(
     logger: createLogger('silent'),
     background,
     mailer: options.mailer,
-    identity: { devOutbox: true, trustProxy: true, ...options.identity },
+    identity: { trustProxy: true, ...options.identity },
   });
   return { app, background };
 }
