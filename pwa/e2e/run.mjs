@@ -1,18 +1,16 @@
 // Runs every browser test of the PWA against the production build and a real server:
 // the guest/customer journeys, the airline/admin journeys and the local-first harness.
-// Needs Chromium (Debian's /usr/bin/chromium, or CHROMIUM_PATH): Playwright's own browser
-// download is not used.
+// Needs Chromium: CHROMIUM_PATH, Debian's /usr/bin/chromium or a Playwright-managed one
+// (find-chromium.mjs); every config launches the one found here.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-  console.error(
-    `Browser tests need Chromium at ${chromium}. Install it (Debian/Ubuntu: apt-get install chromium) ` +
-      'or point CHROMIUM_PATH at a Chromium binary.',
-  );
+const chromium = findChromium();
+if (!chromium) {
+  console.error(INSTALL_HINT);
   process.exit(1);
 }
+process.env.CHROMIUM_PATH = chromium;
 
 const steps = [
   ['vite', 'build'],
