@@ -1,6 +1,7 @@
 export * from './constants.ts';
 export * from './messages.ts';
 export * from './labels.ts';
+export * from './schemas/text.ts';
 export * from './schemas/common.ts';
 export * from './schemas/flight.ts';
 export * from './schemas/airline.ts';

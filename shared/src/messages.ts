@@ -108,6 +108,10 @@ export const messages = {
   emailAlreadyVerified: 'Your email is already verified',
   passwordChanged: 'Your password has been changed',
   noPasswordSet: 'This account signs in with Google; use "Forgot your password" to set a password',
+
+  // Input rules of every text field (Skyport's own texts, not from the spec)
+  textNotStorable:
+    'This text contains a character that cannot be stored (a NUL character or an unpaired surrogate)',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { bodyLimit } from 'hono/body-limit';
+import { PUSH_MAX_BODY_BYTES } from '@skyport/shared';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { requestId, type RequestIdVariables } from 'hono/request-id';
@@ -97,6 +98,13 @@ export function identityDepsFromConfig(
 
 /** Request bodies above this are refused before they are read (413). */
 export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * The body limit of sync pushes (`POST /api/sync/{collection}/push`) instead: room for
+ * `PUSH_MAX_ROWS` full RxDB rows with every field at its maximum length (shared computes it from
+ * the document schemas: 2 MiB today). Larger batches are refused by their row count.
+ */
+export const SYNC_PUSH_MAX_BODY_BYTES = PUSH_MAX_BODY_BYTES;
+const SYNC_PUSH_PATH = /^\/api\/sync\/[^/]+\/push$/;
 
 /**
  * Builds the HTTP API: one sub-app per feature under `/api`, one error path, one 404.
@@ -119,17 +127,17 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   // A request id (the caller's X-Request-Id when well-formed, else a new UUID) on the answer, on
   // every log line written while the request is handled (lib/request-context.ts) and in errors.
   api.use(requestId({ limitLength: 128 }));
-  api.use(async (c, next) => {
-    const started = performance.now();
-    await runWithRequestId(c.get('requestId'), next);
-    const seconds = (performance.now() - started) / 1000;
-    // The route pattern, not the path: ids in paths would make one series per flight.
-    // Answers no route matched (404s) share one label, whatever the path.
-    const matched = c.req.routePath === '*' ? routePath(c, -1) : c.req.routePath;
-    const route = matched === '/*' || matched === '*' ? 'unmatched' : matched;
-    metrics.httpRequests.inc({ method: c.req.method, route, status: c.res.status });
-    metrics.httpDuration.observe({ method: c.req.method, route }, seconds);
-    runWithRequestId(c.get('requestId'), () =>
+  api.use((c, next) =>
+    runWithRequestId(c.get('requestId'), async () => {
+      const started = performance.now();
+      await next();
+      const seconds = (performance.now() - started) / 1000;
+      // The route pattern, not the path: ids in paths would make one series per flight.
+      // Answers no route matched (404s) share one label, whatever the path.
+      const matched = c.req.routePath === '*' ? routePath(c, -1) : c.req.routePath;
+      const route = matched === '/*' || matched === '*' ? 'unmatched' : matched;
+      metrics.httpRequests.inc({ method: c.req.method, route, status: c.res.status });
+      metrics.httpDuration.observe({ method: c.req.method, route }, seconds);
       deps.logger.info(
         {
           method: c.req.method,
@@ -138,21 +146,29 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
           ms: Math.round(seconds * 10_000) / 10,
         },
         'request',
-      ),
-    );
-  });
+      );
+    }),
+  );
   // What each checkout attempt came to (the answer's status says it; see checkoutOutcome).
   api.on('POST', ['/checkout', '/stripe', '/checkout/:paymentId/confirm'], async (c, next) => {
     await next();
     metrics.checkoutOutcomes.inc({ outcome: checkoutOutcome(c.res.status) });
   });
-  api.use(
+  const limitBodies = (maxSize: number) =>
     bodyLimit({
-      maxSize: MAX_BODY_BYTES,
+      maxSize,
       onError: () => {
-        throw new AppError(ErrorCode.PayloadTooLarge, 'Request body is too large');
+        throw new AppError(
+          ErrorCode.PayloadTooLarge,
+          `Request body is too large: at most ${maxSize} bytes`,
+          { maxBytes: maxSize },
+        );
       },
-    }),
+    });
+  const defaultBodyLimit = limitBodies(MAX_BODY_BYTES);
+  const syncPushBodyLimit = limitBodies(SYNC_PUSH_MAX_BODY_BYTES);
+  api.use((c, next) =>
+    (SYNC_PUSH_PATH.test(c.req.path) ? syncPushBodyLimit : defaultBodyLimit)(c, next),
   );
 
   // Who is calling (c.var.user), then CSRF: before any route, so every route is covered.

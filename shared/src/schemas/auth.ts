@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../constants.ts';
 import { messages } from '../messages.ts';
 
@@ -28,8 +29,7 @@ const PHONE_PATTERN = /^\+?\d{3}[-. ]?\d{3}[-. ]?\d{4,6}$/;
 const PASSWORD_CLASSES = [/[a-z]/, /[A-Z]/, /\d/, /[@$!%*?&]/] as const;
 
 function nameSchema(message: string) {
-  return z
-    .string({ error: message })
+  return text({ error: message })
     .min(1, message)
     .max(NAME_MAX_LENGTH, message)
     .regex(NAME_PATTERN, message);
@@ -40,8 +40,7 @@ export const FirstNameSchema = nameSchema(messages.firstNameInvalid);
 export const LastNameSchema = nameSchema(messages.lastNameInvalid);
 
 /** A profile image: http, https or ftp URL (§5 "Please provide an image"). */
-export const ImageUrlSchema = z
-  .string({ error: messages.provideImage })
+export const ImageUrlSchema = text({ error: messages.provideImage })
   .max(IMAGE_URL_MAX_LENGTH, messages.provideImage)
   .regex(IMAGE_URL_PATTERN, messages.provideImage);
 
@@ -52,15 +51,13 @@ export const AirlineImageUrlSchema = ImageUrlSchema.regex(
 );
 
 /** An email address as the registration form checks it, stored trimmed and lowercased. */
-export const EmailSchema = z
-  .string({ error: messages.enterEmailValid })
+export const EmailSchema = text({ error: messages.enterEmailValid })
   .trim()
   .max(EMAIL_MAX_LENGTH, messages.enterEmailValid)
   .pipe(z.email(messages.enterEmailValid))
   .transform((email) => email.toLowerCase());
 
-export const PhoneSchema = z
-  .string({ error: messages.enterPhoneValid })
+export const PhoneSchema = text({ error: messages.enterPhoneValid })
   .trim()
   .regex(PHONE_PATTERN, messages.enterPhoneValid);
 
@@ -68,8 +65,7 @@ export const PhoneSchema = z
  * A new password: at least 8 characters with a lowercase letter, an uppercase letter, a digit and
  * one of @$!%*?& (§5; the message says "8-12" but only the minimum is enforced).
  */
-export const NewPasswordSchema = z
-  .string({ error: messages.passwordRule })
+export const NewPasswordSchema = text({ error: messages.passwordRule })
   .min(PASSWORD_MIN_LENGTH, messages.passwordRule)
   .max(PASSWORD_MAX_LENGTH, messages.passwordRule)
   .refine(
@@ -78,8 +74,7 @@ export const NewPasswordSchema = z
   );
 
 /** A password typed to prove who one is (login, change password): any non-empty string. */
-export const CurrentPasswordSchema = z
-  .string({ error: messages.completeAllFields })
+export const CurrentPasswordSchema = text({ error: messages.completeAllFields })
   .min(1, messages.completeAllFields)
   .max(PASSWORD_MAX_LENGTH, messages.invalidCredentials);
 
@@ -90,9 +85,10 @@ const customerFields = {
   email: EmailSchema,
   phone: PhoneSchema,
   password: NewPasswordSchema,
-  confirmPassword: z
-    .string({ error: messages.passwordMismatch })
-    .max(PASSWORD_MAX_LENGTH, messages.passwordMismatch),
+  confirmPassword: text({ error: messages.passwordMismatch }).max(
+    PASSWORD_MAX_LENGTH,
+    messages.passwordMismatch,
+  ),
 };
 
 function passwordsMatch(input: { password: string; confirmPassword: string }) {
@@ -120,8 +116,7 @@ export const RegisterAirlineInputSchema = z
 export type RegisterAirlineInput = z.infer<typeof RegisterAirlineInputSchema>;
 
 /** The login form's email: "Enter valid email" when empty, "This email is not valid" when malformed. */
-export const LoginEmailSchema = z
-  .string({ error: messages.enterValidEmail })
+export const LoginEmailSchema = text({ error: messages.enterValidEmail })
   .trim()
   .min(1, messages.enterValidEmail)
   .max(EMAIL_MAX_LENGTH, messages.emailNotValid)
@@ -136,8 +131,7 @@ export type LoginInput = z.infer<typeof LoginInputSchema>;
 
 /** "Forgot your password": the email is required ("Please enter an email"). */
 export const PasswordResetRequestInputSchema = z.strictObject({
-  email: z
-    .string({ error: messages.enterAnEmail })
+  email: text({ error: messages.enterAnEmail })
     .trim()
     .min(1, messages.enterAnEmail)
     .max(EMAIL_MAX_LENGTH, messages.enterEmailValid)
@@ -147,8 +141,7 @@ export const PasswordResetRequestInputSchema = z.strictObject({
 export type PasswordResetRequestInput = z.infer<typeof PasswordResetRequestInputSchema>;
 
 /** A single-use token from a verification or reset link. */
-export const OneTimeTokenSchema = z
-  .string({ error: messages.linkInvalid })
+export const OneTimeTokenSchema = text({ error: messages.linkInvalid })
   .min(16, messages.linkInvalid)
   .max(TOKEN_MAX_LENGTH, messages.linkInvalid)
   .regex(/^[A-Za-z0-9_-]+$/, messages.linkInvalid);
@@ -164,7 +157,7 @@ export type PasswordResetInput = z.infer<typeof PasswordResetInputSchema>;
 export const PasswordResetFormSchema = z
   .strictObject({
     ...PasswordResetInputSchema.shape,
-    confirmPassword: z.string().max(PASSWORD_MAX_LENGTH),
+    confirmPassword: text().max(PASSWORD_MAX_LENGTH),
   })
   .refine(passwordsMatch, mismatch);
 
@@ -182,14 +175,13 @@ export type ChangePasswordInput = z.infer<typeof ChangePasswordInputSchema>;
 export const ChangePasswordFormSchema = z
   .strictObject({
     ...ChangePasswordInputSchema.shape,
-    confirmPassword: z.string().max(PASSWORD_MAX_LENGTH),
+    confirmPassword: text().max(PASSWORD_MAX_LENGTH),
   })
   .refine((input) => input.newPassword === input.confirmPassword, mismatch);
 
 /** Sign-in through the optional Firebase adapter: a Firebase ID token (a JWT). */
 export const FirebaseSignInInputSchema = z.strictObject({
-  idToken: z
-    .string()
+  idToken: text()
     .min(1)
     .max(8192)
     .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'Not a Firebase ID token'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { CentsSchema, HourSchema, IdSchema } from './common.ts';
 
 /**
@@ -24,11 +25,11 @@ export const CartAmountSchema = z.number().int().min(1).max(CART_LINE_MAX_AMOUNT
 export const CartLineSchema = z.object({
   flightId: IdSchema,
   airlineId: IdSchema,
-  airlineName: z.string(),
-  origin: z.string(),
-  destination: z.string(),
+  airlineName: text(),
+  origin: text(),
+  destination: text(),
   priceCents: CentsSchema,
-  logo: z.string(),
+  logo: text(),
   departureHour: HourSchema,
   arrivalHour: HourSchema,
   tickets: z.number().int().nonnegative(),

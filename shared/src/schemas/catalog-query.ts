@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { HOME_PAGE_SIZE } from '../constants.ts';
 import { PRICE_BANDS } from '../rules/pricing.ts';
 import { AirlineSchema } from './airline.ts';
@@ -65,8 +66,7 @@ function wholeNumberParam(min: number, max: number) {
 /** Origin or destination search text: trimmed; blank means no search. */
 const SearchTextParam = z.preprocess(
   blankAsAbsent,
-  z
-    .string({ error: 'Must be text' })
+  text({ error: 'Must be text' })
     .trim()
     .max(SEARCH_TEXT_MAX_LENGTH, { error: `Must be at most ${SEARCH_TEXT_MAX_LENGTH} characters` })
     .regex(SEARCH_TEXT_PATTERN, {
@@ -81,8 +81,7 @@ const UuidParam = z.uuid({ error: 'Must be a UUID' });
 /** An id filter: a UUID, compared in lower case (the database prints UUIDs in lower case). */
 const IdParam = z.preprocess(
   blankAsAbsent,
-  z
-    .string({ error: 'Must be text' })
+  text({ error: 'Must be text' })
     .trim()
     .pipe(UuidParam)
     .transform((id) => id.toLowerCase())

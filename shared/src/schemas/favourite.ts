@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { CentsSchema, DateStringSchema, HourSchema, IdSchema } from './common.ts';
 import type { Flight } from './flight.ts';
 
@@ -11,14 +12,14 @@ import type { Flight } from './flight.ts';
 export const FavouriteSchema = z.object({
   flightId: IdSchema,
   airlineId: IdSchema,
-  airlineName: z.string(),
-  origin: z.string(),
-  destination: z.string(),
+  airlineName: text(),
+  origin: text(),
+  destination: text(),
   departureDate: DateStringSchema,
   departureHour: HourSchema,
   arrivalHour: HourSchema,
   priceCents: CentsSchema,
-  logo: z.string(),
+  logo: text(),
   createdAt: z.number().int(),
 });
 export type Favourite = z.infer<typeof FavouriteSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { PRICE_MIN, STOCK_MIN } from '../constants.ts';
 import { isCountryName } from '../countries.ts';
 import { messages } from '../messages.ts';
@@ -48,8 +49,7 @@ const HOUR_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
  * message. (No `abort`: an explicitly aborting issue would also stop the cross-field rules.)
  */
 function requiredText(rule: (value: string) => string | null) {
-  return z
-    .string({ error: messages.completeAllFields })
+  return text({ error: messages.completeAllFields })
     .trim()
     .superRefine((value, ctx) => {
       const message = value === '' ? messages.completeAllFields : rule(value);
@@ -69,9 +69,10 @@ const HourFieldSchema = requiredText((value) =>
   HOUR_PATTERN.test(value) ? null : messages.completeAllFieldsCorrectly,
 );
 
-const DurationFieldSchema = z
-  .string({ error: messages.durationRequired })
-  .refine(isValidDuration, messages.durationRequired);
+const DurationFieldSchema = text({ error: messages.durationRequired }).refine(
+  isValidDuration,
+  messages.durationRequired,
+);
 
 /** Price in currency units: a number from 1, with at most 2 decimals. */
 const PriceFieldSchema = z
@@ -93,8 +94,7 @@ const StockFieldSchema = z
  * Logo: the airline's image, an http(s) address or a path on this site. Optional: the server sets
  * it from the airline's own image and ignores what the client sent.
  */
-const LogoFieldSchema = z
-  .string()
+const LogoFieldSchema = text()
   .trim()
   .max(FLIGHT_LOGO_MAX_LENGTH)
   // Security: refuse javascript:, data: and other schemes that would end up in an <img src>.
@@ -114,7 +114,7 @@ const flightFieldsShape = {
   price: PriceFieldSchema,
   stock: StockFieldSchema,
   logo: LogoFieldSchema,
-  description: z.string().trim().max(FLIGHT_DESCRIPTION_MAX_LENGTH).default(''),
+  description: text().trim().max(FLIGHT_DESCRIPTION_MAX_LENGTH).default(''),
 };
 
 function assertToday(today: string): void {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { CentsSchema, DateStringSchema, HourSchema, IdSchema } from './common.ts';
 
 /**
@@ -8,19 +9,19 @@ import { CentsSchema, DateStringSchema, HourSchema, IdSchema } from './common.ts
 export const FlightSchema = z.object({
   id: IdSchema,
   airlineId: IdSchema,
-  airlineName: z.string(),
-  origin: z.string(),
-  destination: z.string(),
+  airlineName: text(),
+  origin: text(),
+  destination: text(),
   departureDate: DateStringSchema,
   departureHour: HourSchema,
   arrivalDate: DateStringSchema,
   arrivalHour: HourSchema,
   /** Estimated duration as hh:mm text. */
-  durationEstimated: z.string(),
+  durationEstimated: text(),
   priceCents: CentsSchema,
   tickets: z.number().int().nonnegative(),
-  logo: z.string(),
-  description: z.string(),
+  logo: text(),
+  description: text(),
   /** Creation time in ms since the epoch; the "initial" (unsorted) order follows it. */
   createdAt: z.number().int(),
 });

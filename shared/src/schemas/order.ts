@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { CART_MAX_LINES, CartAmountSchema } from './cart.ts';
 import { CentsSchema, HourSchema, IdSchema, TimestampSchema } from './common.ts';
 
@@ -10,8 +11,8 @@ import { CentsSchema, HourSchema, IdSchema, TimestampSchema } from './common.ts'
 
 /** What an order line remembers of its flight for "More Details" (spec §2, §3 `moreinfo`). */
 export const OrderMoreInfoSchema = z.object({
-  origin: z.string(),
-  destination: z.string(),
+  origin: text(),
+  destination: text(),
   arrivalHour: HourSchema,
   departureHour: HourSchema,
 });
@@ -39,7 +40,7 @@ export type OrderLine = z.infer<typeof OrderLineSchema>;
 export const OrderSchema = z.object({
   id: IdSchema,
   userId: IdSchema,
-  idpurchase: z.string().min(1).nullable(),
+  idpurchase: text().min(1).nullable(),
   creationdate: TimestampSchema.nullable(),
   priceCents: CentsSchema,
   stocks: z.array(OrderLineSchema),
@@ -71,7 +72,7 @@ export const CreateOrderBodySchema = z.object({
       message: 'Each flight may appear only once in an order',
     }),
   userId: IdSchema,
-  idpurchase: z.string().trim().min(1).max(255),
+  idpurchase: text().trim().min(1).max(255),
   creationdate: TimestampSchema,
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBodySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { messages } from '../messages.ts';
 import { EMAIL_MAX_LENGTH } from './auth.ts';
 
@@ -13,7 +14,7 @@ import { EMAIL_MAX_LENGTH } from './auth.ts';
  * The server compares `amount` with its own total and refuses a difference before charging.
  */
 export const StripeChargeBodySchema = z.object({
-  id: z.string().trim().min(1).max(255),
+  id: text().trim().min(1).max(255),
   amount: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   receipt_email: z.email().max(EMAIL_MAX_LENGTH),
 });
@@ -27,14 +28,13 @@ export type StripeChargeBody = z.infer<typeof StripeChargeBodySchema>;
  */
 export const CardFormSchema = z
   .object({
-    email: z
-      .string({ error: messages.formNotCompleted })
+    email: text({ error: messages.formNotCompleted })
       .trim()
       .min(1, messages.formNotCompleted)
       .max(EMAIL_MAX_LENGTH, messages.enterEmailValid)
       .pipe(z.email(messages.enterEmailValid)),
     cardComplete: z.boolean({ error: messages.formNotCompleted }),
-    cardError: z.string().nullable().default(null),
+    cardError: text().nullable().default(null),
   })
   .superRefine((form, ctx) => {
     if (!form.cardComplete || (form.cardError !== null && form.cardError.trim() !== '')) {

@@ -1,12 +1,18 @@
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { REVIEW_INPUT_COMMENT_MAX_LENGTH } from './review-input.ts';
-import { PULL_DEFAULT_BATCH, PULL_MAX_BATCH } from '../sync-protocol.ts';
+import { messages } from '../messages.ts';
+import { PULL_DEFAULT_BATCH, PULL_MAX_BATCH, PUSH_MAX_ROWS } from '../sync-protocol.ts';
 import {
+  PUSH_MAX_BODY_BYTES,
+  PUSH_SNAPSHOT_TEXT_MAX_LENGTH,
   PullQuerySchema,
   REVIEW_COMMENT_MAX_LENGTH,
+  REVIEW_NAME_MAX_LENGTH,
   SYNC_COLLECTIONS,
   SYNC_COLLECTION_INFO,
   SYNC_DOC_SCHEMAS,
+  WRITABLE_SYNC_COLLECTIONS,
+  maxPushRowBytes,
   pullResponseSchema,
   pushBodySchema,
   replicatedDocSchema,
@@ -42,6 +48,7 @@ test('every replicated collection has a document schema and a partition', () => 
 test('only personal collections are writable, and the catalogue is public', () => {
   const writable = SYNC_COLLECTIONS.filter((name) => SYNC_COLLECTION_INFO[name].writable);
   expect(writable.sort()).toEqual(['cart', 'favourites', 'preferences', 'reviewDrafts']);
+  expect([...WRITABLE_SYNC_COLLECTIONS].sort()).toEqual(writable);
   for (const name of writable) expect(SYNC_COLLECTION_INFO[name].partition).toBe('customer');
   expect(SYNC_COLLECTION_INFO.flights.partition).toBe('public');
   expect(SYNC_COLLECTION_INFO.sales.partition).toBe('airline');
@@ -111,4 +118,143 @@ test('a pull answer is documents and a checkpoint', () => {
   expect(schema.safeParse({ documents: [], checkpoint: { revision: 1.5, id } }).success).toBe(
     false,
   );
+});
+
+describe('pushed documents carry exactly their fields', () => {
+  const schema = pushBodySchema('cart');
+  const issuesOf = (body: unknown) =>
+    schema.safeParse(body).error?.issues.map((issue) => ({
+      path: issue.path.join('.'),
+      message: issue.message,
+    }));
+
+  test('a field the document does not have is refused, naming it', () => {
+    expect(issuesOf({ rows: [{ newDocumentState: { ...cartDoc, description: 'x' } }] })).toEqual([
+      { path: 'rows.0.newDocumentState', message: 'Unknown field "description"' },
+    ]);
+    expect(
+      issuesOf({
+        rows: [
+          { newDocumentState: cartDoc, assumedMasterState: { ...cartDoc, price: 1, note: '' } },
+        ],
+      }),
+    ).toEqual([{ path: 'rows.0.assumedMasterState', message: 'Unknown fields "price", "note"' }]);
+    expect(issuesOf({ rows: [{ newDocumentState: cartDoc, checkpoint: 1 }] })).toEqual([
+      { path: 'rows.0', message: 'Unknown field "checkpoint"' },
+    ]);
+  });
+
+  test("RxDB's own meta fields are accepted and dropped", () => {
+    const meta = { _meta: { lwt: 1_700_000_000_000.01 }, _rev: '3-abcdefghij', _attachments: {} };
+    const parsed = schema.parse({
+      rows: [
+        { newDocumentState: { ...cartDoc, ...meta }, assumedMasterState: { ...cartDoc, ...meta } },
+      ],
+    });
+    expect(parsed.rows[0]).toEqual({ newDocumentState: cartDoc, assumedMasterState: cartDoc });
+  });
+
+  test('meta fields of the wrong shape are refused', () => {
+    for (const meta of [
+      { _rev: 'not a revision' },
+      { _rev: 3 },
+      { _meta: 'x' },
+      { _meta: {} },
+      { _attachments: { 'photo.png': { digest: 'x', length: 1, type: 'image/png' } } },
+      { _deleted: 'no' },
+    ]) {
+      expect(
+        schema.safeParse({ rows: [{ newDocumentState: { ...cartDoc, ...meta } }] }).success,
+      ).toBe(false);
+    }
+  });
+
+  test('text a database cannot store is refused in any text field', () => {
+    const draft = pushBodySchema('reviewDrafts');
+    const base = {
+      id,
+      userId,
+      orderId: id,
+      flightId: id,
+      rating: 4,
+      name: 'Ana',
+      comment: 'Fine',
+      status: 'pending',
+      reason: null,
+      _deleted: false,
+    };
+    for (const fields of [{ name: 'A\u0000' }, { comment: '\u0000' }, { reason: '\uD800' }]) {
+      const result = draft.safeParse({ rows: [{ newDocumentState: { ...base, ...fields } }] });
+      expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+        messages.textNotStorable,
+      ]);
+    }
+    expect(
+      issuesOf({ rows: [{ newDocumentState: { ...cartDoc, airlineName: 'A\u0000' } }] }),
+    ).toEqual([{ path: 'rows.0.newDocumentState.airlineName', message: messages.textNotStorable }]);
+  });
+
+  test('the flight snapshot a cart line carries is bounded in a push only', () => {
+    const longest = PUSH_SNAPSHOT_TEXT_MAX_LENGTH.airlineName!;
+    const at = (length: number) => ({
+      rows: [{ newDocumentState: { ...cartDoc, airlineName: 'x'.repeat(length) } }],
+    });
+    expect(schema.safeParse(at(longest)).success).toBe(true);
+    expect(schema.safeParse(at(longest + 1)).success).toBe(false);
+    // The document schema (and so the local database's layout) has no such bound.
+    expect(SYNC_DOC_SCHEMAS.cart.shape.airlineName.maxLength).toBeNull();
+  });
+});
+
+describe('the push body limit fits PUSH_MAX_ROWS of the largest rows', () => {
+  /** UTF-8 bytes of a string, counted without the code under test. */
+  const bytes = (value: string) => encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, 'x').length;
+  const wide = (length: number) => '€'.repeat(length); // 3 bytes of UTF-8 each
+  const meta = { _meta: { lwt: 1_700_000_000_000.01 }, _rev: '123-abcdefghij', _attachments: {} };
+
+  test('a maximal cart row and a maximal review draft row are within their computed size', () => {
+    const cart = {
+      ...cartDoc,
+      airlineName: wide(PUSH_SNAPSHOT_TEXT_MAX_LENGTH.airlineName!),
+      origin: wide(PUSH_SNAPSHOT_TEXT_MAX_LENGTH.origin!),
+      destination: wide(PUSH_SNAPSHOT_TEXT_MAX_LENGTH.destination!),
+      logo: wide(PUSH_SNAPSHOT_TEXT_MAX_LENGTH.logo!),
+      priceCents: Number.MAX_SAFE_INTEGER,
+      tickets: Number.MAX_SAFE_INTEGER,
+      amount: 1000,
+      ...meta,
+    };
+    const draft = {
+      id,
+      userId,
+      orderId: id,
+      flightId: id,
+      rating: 10,
+      name: wide(REVIEW_NAME_MAX_LENGTH),
+      comment: wide(REVIEW_COMMENT_MAX_LENGTH),
+      status: 'rejected',
+      reason: wide(500),
+      _deleted: false,
+      ...meta,
+    };
+    for (const [collection, doc] of [
+      ['cart', cart],
+      ['reviewDrafts', draft],
+    ] as const) {
+      const row = { newDocumentState: doc, assumedMasterState: doc };
+      expect(pushBodySchema(collection).safeParse({ rows: [row] }).success).toBe(true);
+      const size = bytes(JSON.stringify(row));
+      expect(size).toBeLessThanOrEqual(maxPushRowBytes(collection));
+      // The computation is close, not wildly generous.
+      expect(size).toBeGreaterThan(maxPushRowBytes(collection) * 0.9);
+    }
+  });
+
+  test('the limit holds PUSH_MAX_ROWS of the largest rows of any pushable collection', () => {
+    const largest = Math.max(...WRITABLE_SYNC_COLLECTIONS.map(maxPushRowBytes));
+    expect(largest).toBe(Math.max(maxPushRowBytes('cart'), maxPushRowBytes('favourites')));
+    expect(PUSH_MAX_BODY_BYTES).toBeGreaterThanOrEqual(PUSH_MAX_ROWS * (largest + 1) + 20);
+    expect(PUSH_MAX_BODY_BYTES).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(PUSH_MAX_BODY_BYTES % (256 * 1024)).toBe(0);
+  });
 });

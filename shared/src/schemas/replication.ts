@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { AirlineSchema } from './airline.ts';
 import { CartLineSchema } from './cart.ts';
 import { IdSchema } from './common.ts';
@@ -8,7 +9,10 @@ import { OrderSchema } from './order.ts';
 import { ThemeSchema } from './preferences.ts';
 import { ReviewSchema } from './review.ts';
 import { SaleSchema } from './sale.ts';
-import { PULL_DEFAULT_BATCH, PULL_MAX_BATCH } from '../sync-protocol.ts';
+import { PULL_DEFAULT_BATCH, PULL_MAX_BATCH, PUSH_MAX_ROWS } from '../sync-protocol.ts';
+import { IMAGE_URL_MAX_LENGTH } from './auth.ts';
+import { FLIGHT_LOGO_MAX_LENGTH } from './flight-form.ts';
+import { maxJsonBytes } from './json-size.ts';
 
 /**
  * Local-first replication (DESIGN §4): the wire format of RxDB's replication protocol between the
@@ -67,7 +71,7 @@ export const SYNC_COLLECTION_INFO: Readonly<Record<SyncCollectionName, SyncColle
  */
 export const ReplicationCheckpointSchema = z.object({
   revision: z.number().int().nonnegative(),
-  id: z.string().max(100),
+  id: text().max(100),
 });
 export type ReplicationCheckpoint = z.infer<typeof ReplicationCheckpointSchema>;
 
@@ -122,10 +126,10 @@ export const ReviewDraftDocSchema = z.object({
   orderId: IdSchema,
   flightId: IdSchema,
   rating: z.number().int().min(0).max(10).nullable(),
-  name: z.string().max(REVIEW_NAME_MAX_LENGTH),
-  comment: z.string().max(REVIEW_COMMENT_MAX_LENGTH),
+  name: text().max(REVIEW_NAME_MAX_LENGTH),
+  comment: text().max(REVIEW_COMMENT_MAX_LENGTH),
   status: ReviewDraftStatusSchema,
-  reason: z.string().max(500).nullable(),
+  reason: text().max(500).nullable(),
 });
 export type ReviewDraftDoc = z.infer<typeof ReviewDraftDocSchema>;
 
@@ -177,7 +181,7 @@ function queryInt(min: number, max: number) {
 export const PullQuerySchema = z
   .object({
     revision: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
-    id: z.string().max(100).optional(),
+    id: text().max(100).optional(),
     limit: queryInt(1, PULL_MAX_BATCH).default(PULL_DEFAULT_BATCH),
     partition: IdSchema.optional(),
   })
@@ -200,26 +204,132 @@ export function pullResponseSchema<C extends SyncCollectionName>(collection: C) 
 
 // --- push ------------------------------------------------------------------------------------
 
+/** The collections clients may push to (`SYNC_COLLECTION_INFO[…].writable`). */
+export const WRITABLE_SYNC_COLLECTIONS = [
+  'favourites',
+  'cart',
+  'preferences',
+  'reviewDrafts',
+] as const satisfies readonly SyncCollectionName[];
+export type WritableSyncCollectionName = (typeof WRITABLE_SYNC_COLLECTIONS)[number];
+
+/**
+ * RxDB's own fields of a stored document, besides the `_deleted` flag every replicated document
+ * carries: `_meta` (last write time, plugin tags), `_rev` (revision) and `_attachments`.
+ * RxDB's replication leaves them out of what it pushes (unless `keepMeta` is set), and our
+ * collections have no attachments; a push that carries them anyway is accepted, their shape is
+ * checked, and they are dropped. Any other field a document schema does not know is refused.
+ */
+export const RXDB_META_FIELDS = ['_meta', '_rev', '_attachments'] as const;
+/** Longest `_rev` accepted: RxDB writes `{height}-{10 letters}`. */
+export const RXDB_REV_MAX_LENGTH = 128;
+/**
+ * The size the push limit allows for a document's `_meta` (its last write time and a few plugin
+ * tags). `_meta` is RxDB's and is dropped unread, so its inside is not checked; only this budget
+ * of the body limit is planned for it.
+ */
+export const RXDB_META_JSON_BYTES = 512;
+
+const RxdbMetaShape = {
+  _meta: z.looseObject({ lwt: z.number() }).optional(),
+  _rev: text()
+    .max(RXDB_REV_MAX_LENGTH)
+    .regex(/^\d+-[A-Za-z0-9_-]+$/, 'Not an RxDB revision')
+    .optional(),
+  _attachments: z.strictObject({}, { error: 'Attachments are not supported' }).optional(),
+};
+
+/**
+ * Bounds of the text fields a pushed document carries that its document schema leaves open: the
+ * flight snapshot of a cart line or favourite, which the server replaces with its own data. They
+ * only bound the size of a push, far above anything the server stores (airline names have at most
+ * `NAME_MAX_LENGTH` characters, country names 52, logos `FLIGHT_LOGO_MAX_LENGTH`), so no document
+ * the server sent is ever refused when it comes back. Only pushes use them: the RxDB collection
+ * schemas (and so the local database's layout) stay as they are.
+ */
+export const PUSH_SNAPSHOT_TEXT_MAX_LENGTH: Readonly<Record<string, number>> = {
+  airlineName: 200,
+  origin: 200,
+  destination: 200,
+  logo: Math.max(FLIGHT_LOGO_MAX_LENGTH, IMAGE_URL_MAX_LENGTH),
+  departureHour: 5,
+  arrivalHour: 5,
+};
+
+/** "Unknown field x" for the fields of a pushed object its schema does not name. */
+function unknownFields(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const keys = (issue as { keys?: string[] }).keys ?? [];
+  return `Unknown field${keys.length === 1 ? '' : 's'} ${keys.map((key) => `"${key}"`).join(', ')}`;
+}
+
+/** A pushable collection's document fields, the open snapshot texts bounded. */
+function pushDocShape(collection: WritableSyncCollectionName) {
+  const shape: Record<string, z.ZodType> = { ...SYNC_DOC_SCHEMAS[collection].shape };
+  for (const [key, field] of Object.entries(shape)) {
+    const bound = PUSH_SNAPSHOT_TEXT_MAX_LENGTH[key];
+    if (bound !== undefined && field instanceof z.ZodString && field.maxLength === null)
+      shape[key] = field.max(bound);
+  }
+  return { ...shape, _deleted: z.boolean() };
+}
+
+/**
+ * A document as a push may carry it: exactly the collection's fields and `_deleted`, RxDB's meta
+ * fields allowed and dropped (`RXDB_META_FIELDS`), any other field refused with "Unknown field".
+ * Every text field is bounded here, so a push has a largest size (`PUSH_MAX_BODY_BYTES`).
+ */
+export function pushDocSchema<C extends WritableSyncCollectionName>(collection: C) {
+  return z
+    .strictObject({ ...pushDocShape(collection), ...RxdbMetaShape }, { error: unknownFields })
+    .transform(({ _meta, _rev, _attachments, ...doc }) => doc as WithDeletedFlag<SyncDoc<C>>);
+}
+
 /**
  * One row of a push: the document as the client wrote it, and the server state it was derived
  * from (absent for a document the client created). The server writes the row only when that
  * assumed state is still the current one; otherwise the row is a conflict.
  */
-export function pushRowSchema<C extends SyncCollectionName>(collection: C) {
-  const doc = replicatedDocSchema(collection);
-  return z.object({
-    newDocumentState: doc,
-    assumedMasterState: doc.nullish(),
-  });
+export function pushRowSchema<C extends WritableSyncCollectionName>(collection: C) {
+  const doc = pushDocSchema(collection);
+  return z.strictObject(
+    { newDocumentState: doc, assumedMasterState: doc.nullish() },
+    { error: unknownFields },
+  );
 }
 
 /**
  * `POST /api/sync/{collection}/push`: RxDB's rows. The body is the JSON array RxDB's push handler
  * receives, wrapped as `{ rows }`. More than `PUSH_MAX_ROWS` rows is refused whole (413).
  */
-export function pushBodySchema<C extends SyncCollectionName>(collection: C) {
-  return z.object({ rows: z.array(pushRowSchema(collection)).min(1) }).strict();
+export function pushBodySchema<C extends WritableSyncCollectionName>(collection: C) {
+  return z.strictObject(
+    { rows: z.array(pushRowSchema(collection)).min(1) },
+    { error: unknownFields },
+  );
 }
+
+/**
+ * The largest push row of a collection, in bytes of JSON: both states at their largest, every
+ * text at its maximum length in 3-byte characters, with RxDB's meta fields.
+ */
+export function maxPushRowBytes(collection: WritableSyncCollectionName): number {
+  const doc = z.strictObject({ ...pushDocShape(collection), ...RxdbMetaShape });
+  const row = z.strictObject({ newDocumentState: doc, assumedMasterState: doc });
+  return maxJsonBytes(row, { _meta: RXDB_META_JSON_BYTES });
+}
+
+/**
+ * The body limit of `POST /api/sync/{collection}/push`: `PUSH_MAX_ROWS` of the largest rows of
+ * any pushable collection (`maxPushRowBytes`), a tenth more for margin, rounded up to 256 KiB
+ * (2 MiB with today's schemas). Other routes keep the API's small default limit.
+ */
+export const PUSH_MAX_BODY_BYTES = /* @__PURE__ */ (() => {
+  const largestRow = Math.max(...WRITABLE_SYNC_COLLECTIONS.map(maxPushRowBytes));
+  const body = '{"rows":[]}'.length + PUSH_MAX_ROWS * (largestRow + 1);
+  const step = 256 * 1024;
+  return Math.ceil((body * 1.1) / step) * step;
+})();
 
 /**
  * Answer of a push: the current server state of every row that was not written as sent (a

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { NAME_MAX_LENGTH, RATING_MAX, RATING_MIN } from '../constants.ts';
 import { messages } from '../messages.ts';
 import { IdSchema } from './common.ts';
@@ -21,8 +22,7 @@ export const REVIEW_INPUT_COMMENT_MAX_LENGTH = 2000;
 export const REVIEW_MORE_INFO_MAX = 100;
 
 /** "Users name": required after trimming, at most 40 characters like every name of the product. */
-export const ReviewNameSchema = z
-  .string({ error: messages.enterAName })
+export const ReviewNameSchema = text({ error: messages.enterAName })
   .trim()
   .min(1, messages.enterAName)
   .max(NAME_MAX_LENGTH, messages.completeAllFieldsCorrectly);
@@ -39,8 +39,7 @@ export const ReviewRatingSchema = z
   );
 
 /** "Your comment": required after trimming, at most `REVIEW_INPUT_COMMENT_MAX_LENGTH` characters. */
-export const ReviewCommentSchema = z
-  .string({ error: messages.enterAComment })
+export const ReviewCommentSchema = text({ error: messages.enterAComment })
   .trim()
   .min(1, messages.enterAComment)
   .max(REVIEW_INPUT_COMMENT_MAX_LENGTH, messages.completeAllFieldsCorrectly);

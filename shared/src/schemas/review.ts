@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { IdSchema } from './common.ts';
 
 export const ReviewMoreInfoSchema = z.object({
-  flightName: z.string(),
-  origin: z.string(),
-  destination: z.string(),
+  flightName: text(),
+  origin: text(),
+  destination: text(),
 });
 
 /** A published review (spec §3 Review). */
 export const ReviewSchema = z.object({
   id: IdSchema,
   rating: z.number().int().min(1).max(5),
-  comment: z.string(),
-  name: z.string(),
+  comment: text(),
+  name: text(),
   airlineId: IdSchema,
   flightId: IdSchema,
   orderId: IdSchema.nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { messages } from '../messages.ts';
 import {
   AirlineImageUrlSchema,
@@ -17,8 +18,7 @@ export const AirlineStatusSchema = z.enum(['pending', 'approved']);
 export type AirlineStatus = z.infer<typeof AirlineStatusSchema>;
 
 /** An identity-provider uid: Firebase's (28 characters) or our own (a UUID). */
-export const UidSchema = z
-  .string()
+export const UidSchema = text()
   .trim()
   .min(1)
   .max(128)
@@ -46,12 +46,12 @@ export function deriveRoleFlags(role: Role, airlineStatus: AirlineStatus | null)
  */
 export const UserSchema = z.object({
   id: IdSchema,
-  email: z.string(),
-  name: z.string().nullable(),
-  lastName: z.string().nullable(),
-  image: z.string().nullable(),
-  phone: z.string().nullable(),
-  uid: z.string(),
+  email: text(),
+  name: text().nullable(),
+  lastName: text().nullable(),
+  image: text().nullable(),
+  phone: text().nullable(),
+  uid: text(),
   role: RoleSchema,
   airlineStatus: AirlineStatusSchema.nullable(),
   emailVerified: z.boolean(),
@@ -70,19 +70,19 @@ export type User = z.infer<typeof UserSchema>;
 /** `POST /api/auth/login` and `POST /api/auth/firebase`: the user and, for API clients, the session token. */
 export const SessionResponseSchema = z.object({
   user: UserSchema,
-  token: z.string(),
+  token: text(),
   /** Milliseconds since the epoch. */
   expiresAt: z.number().int(),
 });
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 
 /** An answer that only carries a text to show (registration, reset request, …). */
-export const MessageResponseSchema = z.object({ message: z.string() });
+export const MessageResponseSchema = z.object({ message: text() });
 
 /** An identity account as `GET /api/user/firebase` lists it (super admin only). */
 export const IdentityAccountSchema = z.object({
-  uid: z.string(),
-  email: z.string(),
+  uid: text(),
+  email: text(),
   emailVerified: z.boolean(),
   disabled: z.boolean(),
   role: RoleSchema,
@@ -104,7 +104,7 @@ export type UserEmailPayload = z.infer<typeof UserEmailPayloadSchema>;
  */
 export const VerificateEmailPayloadSchema = z.strictObject({
   email: EmailSchema,
-  idToken: z.string().min(1).max(8192).optional(),
+  idToken: text().min(1).max(8192).optional(),
 });
 export type VerificateEmailPayload = z.infer<typeof VerificateEmailPayloadSchema>;
 
@@ -116,8 +116,7 @@ export const DisableUserPayloadSchema = z.strictObject({
 export type DisableUserPayload = z.infer<typeof DisableUserPayloadSchema>;
 
 /** A display name as an administrator types it: any printable text. */
-const DisplayNameSchema = z
-  .string({ error: messages.completeAllFields })
+const DisplayNameSchema = text({ error: messages.completeAllFields })
   .trim()
   .min(1, messages.completeAllFields)
   .max(80, messages.completeAllFields)

@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { PUSH_MAX_ROWS, messages } from '@skyport/shared';
+import {
+  CART_LINE_MAX_AMOUNT,
+  PUSH_MAX_BODY_BYTES,
+  PUSH_MAX_ROWS,
+  PUSH_SNAPSHOT_TEXT_MAX_LENGTH,
+  REVIEW_COMMENT_MAX_LENGTH,
+  REVIEW_NAME_MAX_LENGTH,
+  RXDB_REV_MAX_LENGTH,
+  WRITABLE_SYNC_COLLECTIONS,
+  maxPushRowBytes,
+  messages,
+} from '@skyport/shared';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../app.ts';
+import { createApp, MAX_BODY_BYTES, SYNC_PUSH_MAX_BODY_BYTES } from '../app.ts';
+import { createSession } from '../features/identity/sessions.ts';
 import { createLogger } from '../lib/logger.ts';
-import { createActors, type Actor, type ActorName } from '../test/actors.ts';
+import { createActors, insertUser, type Actor, type ActorName } from '../test/actors.ts';
 import { createTestDatabase } from '../test/database.ts';
 import {
   insertAirline,
@@ -276,13 +288,6 @@ describe('bad pushes are refused whole and write nothing', () => {
     expect(await countRows()).toEqual(before);
   });
 
-  test('a body beyond the size limit → 413', async () => {
-    const rows = [
-      { newDocumentState: { ...cartDoc(flightIds[8]!, 1), description: 'x'.repeat(70_000) } },
-    ];
-    expect((await push('cart', rows)).status).toBe(413);
-  });
-
   test('malformed JSON → 400', async () => {
     const init = pushInit(actors.customer.headers(), {});
     const response = await app.request('/api/sync/cart/push', { ...init, body: '{"rows": [' });
@@ -442,5 +447,230 @@ describe('review drafts', () => {
     expect(mine.every((doc) => doc.userId === customerId)).toBe(true);
     const theirs = await pullDocs('reviewDrafts', actors.unverifiedCustomer);
     expect(theirs.every((doc) => doc.userId !== customerId)).toBe(true);
+  });
+});
+
+describe('pushed documents carry exactly their fields', () => {
+  test.each([
+    [
+      'a field the document does not have',
+      () => [{ newDocumentState: { ...cartDoc(flightIds[3]!, 1), description: 'Direct' } }],
+      'rows.1.newDocumentState: Unknown field "description"',
+    ],
+    [
+      'fields the assumed state does not have',
+      () => [
+        {
+          newDocumentState: cartDoc(flightIds[3]!, 1),
+          assumedMasterState: { ...cartDoc(flightIds[3]!, 2), price: 1, _id: 'x' },
+        },
+      ],
+      'rows.1.assumedMasterState: Unknown fields "price", "_id"',
+    ],
+    [
+      'a row field RxDB does not send',
+      () => [{ newDocumentState: cartDoc(flightIds[3]!, 1), conflict: true }],
+      'rows.1: Unknown field "conflict"',
+    ],
+    [
+      'attachments',
+      () => [
+        {
+          newDocumentState: {
+            ...cartDoc(flightIds[3]!, 1),
+            _attachments: { 'a.png': { digest: 'md5-x', length: 1, type: 'image/png' } },
+          },
+        },
+      ],
+      'rows.1.newDocumentState._attachments: Attachments are not supported',
+    ],
+  ])('%s → 400 naming the field, nothing written', async (_case, rows, message) => {
+    const before = await countRows();
+    const response = await push('cart', [
+      { newDocumentState: cartDoc(flightIds[5]!, 1) },
+      ...rows(),
+    ]);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'bad_request', message });
+    expect(await countRows()).toEqual(before);
+  });
+
+  test("RxDB's own meta fields are accepted and dropped: the documents are written as without them", async () => {
+    const meta = { _meta: { lwt: Date.now() + 0.01 }, _rev: '2-abcdefghij', _attachments: {} };
+    const [current] = await pullDocs('preferences');
+    const doc = { id: customerId, userId: customerId, theme: 'light', _deleted: false };
+    const response = await push('preferences', [
+      { newDocumentState: { ...doc, ...meta }, assumedMasterState: { ...current!, ...meta } },
+    ]);
+    expect(response.status).toBe(200);
+    // Stored exactly as sent once the meta fields are dropped: nothing to send back.
+    expect(await response.json()).toEqual([]);
+    expect(await pullDocs('preferences')).toEqual([doc]);
+
+    const line = cartDoc(flightIds[8]!, 2, customerId, meta as Partial<Doc>);
+    const written = await push('cart', [{ newDocumentState: line }]);
+    expect(written.status).toBe(200);
+    const [stored] = (await written.json()) as Doc[];
+    expect(stored).toMatchObject({ id: flightIds[8], amount: 2 });
+    for (const field of ['_meta', '_rev', '_attachments']) expect(stored).not.toHaveProperty(field);
+  });
+
+  test('documents pulled from the server go back as they are (no field of theirs is unknown)', async () => {
+    for (const collection of WRITABLE_SYNC_COLLECTIONS) {
+      const docs = await pullDocs(collection);
+      expect(docs.length, collection).toBeGreaterThan(0);
+      const rows = docs
+        .slice(0, 5)
+        .map((doc) => ({ newDocumentState: doc, assumedMasterState: doc }));
+      const response = await push(collection, rows);
+      expect(response.status, `${collection}: ${await response.clone().text()}`).toBe(200);
+    }
+  });
+});
+
+describe('push size: the body limit fits PUSH_MAX_ROWS full RxDB rows', () => {
+  let pusher: Actor;
+  let manyFlights: string[];
+  let pusherId: string;
+  /** 3 bytes of UTF-8 each: text at its maximum length is also at its largest. */
+  const wide = (length: number) => '€'.repeat(length);
+  /** RxDB's meta fields as a stored RxDB document has them, `_rev` at its longest. */
+  const rxdbMeta = () => ({
+    _meta: { lwt: Date.now() + 0.01 },
+    _rev: `${'1'.repeat(9)}-${'a'.repeat(RXDB_REV_MAX_LENGTH - 10)}`,
+    _attachments: {},
+  });
+
+  beforeAll(async () => {
+    const user = await insertUser(sql, { role: 'customer' });
+    pusherId = user.id;
+    const session = await createSession(sql, user.id, 3600);
+    pusher = {
+      ...actors.customer,
+      user,
+      headers: () => ({ Authorization: `Bearer ${session.token}` }),
+    };
+    manyFlights = await insertFlights(sql, await insertAirline(sql, 'Bulk Air'), PUSH_MAX_ROWS + 1);
+  });
+
+  /** A cart row with every field at its largest, in both states. */
+  function maximalCartRow(flightId: string) {
+    const doc = {
+      id: flightId,
+      userId: pusherId,
+      flightId,
+      airlineId: randomUUID(),
+      airlineName: wide(PUSH_SNAPSHOT_TEXT_MAX_LENGTH.airlineName!),
+      origin: wide(PUSH_SNAPSHOT_TEXT_MAX_LENGTH.origin!),
+      destination: wide(PUSH_SNAPSHOT_TEXT_MAX_LENGTH.destination!),
+      priceCents: Number.MAX_SAFE_INTEGER,
+      logo: wide(PUSH_SNAPSHOT_TEXT_MAX_LENGTH.logo!),
+      departureHour: '23:59',
+      arrivalHour: '23:59',
+      tickets: Number.MAX_SAFE_INTEGER,
+      amount: CART_LINE_MAX_AMOUNT,
+      _deleted: false,
+      ...rxdbMeta(),
+    };
+    return { newDocumentState: doc, assumedMasterState: { ...doc, amount: 1 } };
+  }
+
+  /** A review draft row with every field at its largest, in both states. */
+  function maximalDraftRow() {
+    const doc = {
+      id: randomUUID(),
+      userId: pusherId,
+      orderId: randomUUID(),
+      flightId: randomUUID(),
+      rating: 10,
+      name: wide(REVIEW_NAME_MAX_LENGTH),
+      comment: wide(REVIEW_COMMENT_MAX_LENGTH),
+      status: 'pending',
+      reason: wide(500),
+      _deleted: false,
+      ...rxdbMeta(),
+    };
+    return { newDocumentState: doc, assumedMasterState: { ...doc, status: 'rejected' } };
+  }
+
+  const bodyBytes = (rows: unknown[]) => Buffer.byteLength(JSON.stringify({ rows }));
+
+  test('the cart is the pushable collection with the largest rows', () => {
+    const sizes = WRITABLE_SYNC_COLLECTIONS.map((name) => maxPushRowBytes(name));
+    expect(Math.max(...sizes)).toBe(maxPushRowBytes('cart'));
+    expect(SYNC_PUSH_MAX_BODY_BYTES).toBe(PUSH_MAX_BODY_BYTES);
+    expect(MAX_BODY_BYTES).toBe(64 * 1024);
+  });
+
+  test(`${PUSH_MAX_ROWS} maximal cart rows → 200, every line written`, async () => {
+    const rows = manyFlights.slice(0, PUSH_MAX_ROWS).map(maximalCartRow);
+    const size = bodyBytes(rows);
+    expect(size).toBeGreaterThan(MAX_BODY_BYTES * 20);
+    expect(size).toBeLessThanOrEqual(PUSH_MAX_BODY_BYTES);
+    const response = await app.request('/api/sync/cart/push', pushInit(pusher.headers(), { rows }));
+    expect(response.status, await response.clone().text()).toBe(200);
+    // Every line comes back with the server's own flight snapshot.
+    expect(((await response.json()) as Doc[]).length).toBe(PUSH_MAX_ROWS);
+    const [count] = await sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM cart_lines WHERE user_id = ${pusherId} AND NOT deleted AND amount = ${CART_LINE_MAX_AMOUNT}`;
+    expect(count!.n).toBe(PUSH_MAX_ROWS);
+  });
+
+  test(`${PUSH_MAX_ROWS} maximal review draft rows → 200`, async () => {
+    const rows = Array.from({ length: PUSH_MAX_ROWS }, maximalDraftRow);
+    expect(bodyBytes(rows)).toBeLessThanOrEqual(PUSH_MAX_BODY_BYTES);
+    const response = await app.request(
+      '/api/sync/reviewDrafts/push',
+      pushInit(pusher.headers(), { rows }),
+    );
+    expect(response.status, await response.clone().text()).toBe(200);
+    const [count] = await sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM review_drafts WHERE user_id = ${pusherId}`;
+    expect(count!.n).toBe(PUSH_MAX_ROWS);
+  });
+
+  test(`${PUSH_MAX_ROWS + 1} maximal rows → 413 "at most ${PUSH_MAX_ROWS} rows", nothing written`, async () => {
+    const before =
+      await sql`SELECT md5(string_agg(c::text, '|' ORDER BY flight_id)) AS h FROM cart_lines c WHERE user_id = ${pusherId}`;
+    const rows = manyFlights.map(maximalCartRow);
+    expect(rows).toHaveLength(PUSH_MAX_ROWS + 1);
+    const response = await app.request('/api/sync/cart/push', pushInit(pusher.headers(), { rows }));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({
+      code: 'payload_too_large',
+      message: `A push carries at most ${PUSH_MAX_ROWS} rows`,
+    });
+    expect(
+      await sql`SELECT md5(string_agg(c::text, '|' ORDER BY flight_id)) AS h FROM cart_lines c WHERE user_id = ${pusherId}`,
+    ).toEqual(before);
+  });
+
+  test('a push body over the limit → 413 with the limit in the message, before it is parsed', async () => {
+    const body = JSON.stringify({ rows: [maximalCartRow(manyFlights[0]!)] });
+    const padded = body + ' '.repeat(PUSH_MAX_BODY_BYTES + 1 - Buffer.byteLength(body));
+    expect(Buffer.byteLength(padded)).toBe(PUSH_MAX_BODY_BYTES + 1);
+    const init = pushInit(pusher.headers(), {});
+    const response = await app.request('/api/sync/cart/push', { ...init, body: padded });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({
+      code: 'payload_too_large',
+      message: `Request body is too large: at most ${PUSH_MAX_BODY_BYTES} bytes`,
+    });
+    // Exactly at the limit it is read (and, padding aside, accepted).
+    const exact = await app.request('/api/sync/cart/push', { ...init, body: padded.slice(0, -1) });
+    expect(exact.status).toBe(200);
+  });
+
+  test(`other routes keep the ${MAX_BODY_BYTES}-byte limit`, async () => {
+    const body = JSON.stringify({ lines: [], padding: 'x'.repeat(MAX_BODY_BYTES) });
+    const response = await app.request('/api/cart', {
+      method: 'PUT',
+      headers: { ...pusher.headers(), 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({
+      message: `Request body is too large: at most ${MAX_BODY_BYTES} bytes`,
+    });
   });
 });

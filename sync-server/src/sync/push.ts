@@ -10,6 +10,7 @@ import {
   type SyncCollectionName,
   type SyncDoc,
   type WithDeletedFlag,
+  type WritableSyncCollectionName,
 } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
@@ -19,7 +20,7 @@ import { resolvePartition, type Caller } from './partitions.ts';
 import { reviewFromDraft } from './review-drafts.ts';
 
 /** The collections clients may push to. */
-export type WritableCollection = 'favourites' | 'cart' | 'preferences' | 'reviewDrafts';
+export type WritableCollection = WritableSyncCollectionName;
 
 type Replicated<C extends SyncCollectionName> = WithDeletedFlag<SyncDoc<C>>;
 
@@ -39,7 +40,9 @@ const REPLICATION_LOCK = 'skyport:replication';
  *
  * All or nothing: the body is validated whole (shape with the shared schemas, size, ownership of
  * every row, flights that exist) before anything is written, and the writes run in one
- * transaction. A bad push is refused with 4xx and writes nothing.
+ * transaction. A bad push is refused with 4xx and writes nothing. The shared push schema refuses
+ * text PostgreSQL cannot store and any field a document does not have ("Unknown field"), except
+ * RxDB's own meta fields, which it drops (`RXDB_META_FIELDS`).
  */
 export async function pushChanges(
   sql: Sql,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { formatCents, IdSchema, StripeChargeBodySchema } from '@skyport/shared';
+import { formatCents, IdSchema, StripeChargeBodySchema, text } from '@skyport/shared';
 import type { Lifecycle } from '../../lib/lifecycle.ts';
 import type { Sql } from '../../db/client.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
@@ -38,8 +38,7 @@ export interface CheckoutRouteDeps {
  * An idempotency key: what the client generated for one checkout (a UUID is ideal). Retries of
  * that checkout send the same key; a new purchase sends a new one.
  */
-export const IdempotencyKeySchema = z
-  .string()
+export const IdempotencyKeySchema = text()
   .trim()
   .min(8, 'Idempotency-Key must have 8 to 255 characters')
   .max(255, 'Idempotency-Key must have 8 to 255 characters')
@@ -56,7 +55,7 @@ const AmountSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const CheckoutBodySchema = z.discriminatedUnion('method', [
   z.object({
     method: z.literal('card'),
-    paymentMethodId: z.string().trim().min(1).max(255),
+    paymentMethodId: text().trim().min(1).max(255),
     amount: AmountSchema,
     receiptEmail: z.email().max(254).optional(),
     idempotencyKey: IdempotencyKeySchema.optional(),
@@ -70,7 +69,7 @@ const CheckoutBodySchema = z.discriminatedUnion('method', [
 ]);
 
 const PaymentIdParamSchema = z.object({ paymentId: IdSchema });
-const WalletOrderParamSchema = z.object({ orderId: z.string().regex(/^wo_test_[0-9a-f]{20}$/) });
+const WalletOrderParamSchema = z.object({ orderId: text().regex(/^wo_test_[0-9a-f]{20}$/) });
 
 /** Security: only a signed-in customer with a verified email buys (spec §4, §6). */
 const buyer = () => requireUser({ roles: ['customer'], verified: true });

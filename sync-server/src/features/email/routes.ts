@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { text } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
 import { validate } from '../../lib/validate.ts';
 import { requireRole, type AuthEnv } from '../identity/guard.ts';
 
 const OutboxQuerySchema = z.strictObject({
-  to: z.string().trim().max(254).optional(),
+  to: text().trim().max(254).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
