@@ -13,7 +13,13 @@ import { AppError, ErrorCode } from '../../lib/errors.ts';
 import { accountExistsEmail, passwordResetEmail, verificationEmail } from '../email/templates.ts';
 import type { FirebaseIdentity } from './firebase.ts';
 import { hashPassword, verifyPassword } from './password.ts';
-import { enforceRateLimit, hitRateLimit, refundRateLimit } from './rate-limit.ts';
+import {
+  admitLoginAttempt,
+  enforceRateLimit,
+  loginSucceeded,
+  refundRateLimit,
+  type NewLoginDevice,
+} from './rate-limit.ts';
 import { createSession, deleteSessionByToken, type NewSession } from './sessions.ts';
 import { publicUrl, type IdentityDeps } from './settings.ts';
 import { accountKey, generateToken, hashToken, isWellFormedToken } from './tokens.ts';
@@ -145,26 +151,24 @@ function getDummyHash(): Promise<string> {
   return dummyHash;
 }
 
-function loginKeys(email: string, ip: string) {
-  return { account: `login:account:${accountKey(email)}`, ip: `login:ip:${ip}` };
-}
-
 /**
- * Checks the password and opens a session. Every attempt counts against the address and the account
- * (a success is given back); unknown accounts, users without a password and wrong passwords get the
- * same answer after the same work. `previousToken`, the session this browser had, ends (rotation).
+ * Checks the password and opens a session. Every attempt counts, before the check, against the
+ * device token it carries or, without a valid one, against the address and the account's untrusted
+ * clients (a success is given back: `admitLoginAttempt`); unknown accounts, users without a password
+ * and wrong passwords get the same answer after the same work. `previousToken`, the session this
+ * browser had, ends (rotation); a success also issues a new device token (`device`).
  */
 export async function login(
   deps: IdentityDeps,
   input: LoginInput,
-  meta: RequestMeta & { previousToken?: string },
-): Promise<{ user: AuthUser; session: NewSession }> {
+  meta: RequestMeta & { previousToken?: string; deviceToken?: string },
+): Promise<{ user: AuthUser; session: NewSession; device: NewLoginDevice }> {
   const { sql, settings } = deps;
-  const keys = loginKeys(input.email, meta.ip);
-  const byIp = await hitRateLimit(sql, keys.ip, settings.limits.loginPerIp);
-  const byAccount = await hitRateLimit(sql, keys.account, settings.limits.loginPerAccount);
-  if (!byIp.allowed || !byAccount.allowed)
-    throw new AppError(ErrorCode.TooManyRequests, messages.tooManyAttempts);
+  const attempt = await admitLoginAttempt(sql, settings.limits, {
+    email: input.email,
+    ip: meta.ip,
+    deviceToken: meta.deviceToken,
+  });
 
   const [row] = await sql<{ id: string; password_hash: string | null; disabled: boolean }[]>`
     SELECT id, password_hash, disabled FROM users WHERE lower(email) = ${input.email} AND deleted_at IS NULL`;
@@ -176,9 +180,8 @@ export async function login(
   // Only someone who knows the password learns that the account is disabled.
   if (row.disabled) throw new AppError(ErrorCode.Forbidden, messages.accountDisabled);
 
-  await refundRateLimit(sql, keys.ip);
-  await refundRateLimit(sql, keys.account);
-  return openSession(deps, row.id, meta);
+  const device = await loginSucceeded(sql, attempt, row.id);
+  return { ...(await openSession(deps, row.id, meta)), device };
 }
 
 /** A fresh session for `userId`; the browser's previous session (if any) ends: tokens rotate at login. */
@@ -249,8 +252,9 @@ export async function changePassword(
 ): Promise<void> {
   const { sql, settings } = deps;
   // Security: a stolen session must not become a way to guess the password without limit.
-  const key = loginKeys(user.email, '').account;
-  await enforceRateLimit(sql, key, settings.limits.loginPerAccount);
+  // Its own counter: strangers' failed logins (the account's untrusted clients) do not block it.
+  const key = `password-change:user:${user.id}`;
+  await enforceRateLimit(sql, key, settings.limits.passwordChangePerUser);
   const [row] = await sql<{ password_hash: string | null }[]>`
     SELECT password_hash FROM users WHERE id = ${user.id} AND deleted_at IS NULL`;
   if (!row?.password_hash) throw new AppError(ErrorCode.BadRequest, messages.noPasswordSet);

@@ -28,7 +28,12 @@ import {
 } from './accounts.ts';
 import { requireUser, type AuthEnv } from './guard.ts';
 import { clientIp } from './middleware.ts';
-import { enforceRateLimit, refundRateLimit } from './rate-limit.ts';
+import {
+  enforceRateLimit,
+  loginDeviceCookie,
+  readLoginDeviceToken,
+  refundRateLimit,
+} from './rate-limit.ts';
 import {
   clearSessionCookie,
   deleteSession,
@@ -77,8 +82,15 @@ export function identityRoutes(deps: IdentityDeps) {
       const result = await login(deps, c.req.valid('json'), {
         ...meta(c),
         previousToken: readSessionToken(c)?.token,
+        deviceToken: readLoginDeviceToken(c),
       });
-      return signedIn(c, result);
+      const response = signedIn(c, result);
+      // The device cookie (rate limits per known device) goes after the session cookie.
+      response.headers.append(
+        'Set-Cookie',
+        loginDeviceCookie(c, result.device, settings.secureCookies),
+      );
+      return response;
     })
 
     .post('/auth/logout', async (c) => {

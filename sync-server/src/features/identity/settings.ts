@@ -21,8 +21,14 @@ export interface IdentitySettings {
   /** Take the client address from `X-Forwarded-For` (only behind a proxy that sets it). */
   trustProxy: boolean;
   limits: {
+    /** Login attempts per account from clients without a valid device cookie of it (untrusted). */
     loginPerAccount: RateLimit;
+    /** Login attempts per client address without a valid device cookie. */
     loginPerIp: RateLimit;
+    /** Login attempts per device cookie; past it the cookie is revoked (see rate-limit.ts). */
+    loginPerDevice: RateLimit;
+    /** Wrong old passwords on Change Password, per user. */
+    passwordChangePerUser: RateLimit;
     passwordResetPerEmail: RateLimit;
     passwordResetPerIp: RateLimit;
     registerPerIp: RateLimit;
@@ -52,6 +58,8 @@ export function resolveIdentitySettings(input: IdentitySettingsInput = {}): Iden
     limits: {
       loginPerAccount: { max: 10, windowSeconds: 15 * MINUTE },
       loginPerIp: { max: 50, windowSeconds: 15 * MINUTE },
+      loginPerDevice: { max: 10, windowSeconds: 15 * MINUTE },
+      passwordChangePerUser: { max: 10, windowSeconds: 15 * MINUTE },
       passwordResetPerEmail: { max: 5, windowSeconds: HOUR },
       passwordResetPerIp: { max: 20, windowSeconds: HOUR },
       registerPerIp: { max: 20, windowSeconds: HOUR },
