@@ -36,6 +36,7 @@ import {
 import { catalogRoutes } from './features/catalog/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
+import type { StreamLimits } from './sync/stream-limits.ts';
 import { createTestPayments, type Payments } from './payments/index.ts';
 import { cartRoutes } from './features/cart/routes.ts';
 import { checkoutRoutes } from './features/checkout/routes.ts';
@@ -60,6 +61,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Payment providers (payments/); default: the built-in test provider. */
   payments?: Payments;
+  /** What the sync streams may spend (sync/stream-limits.ts); defaults otherwise. */
+  streams?: Partial<StreamLimits>;
 }
 
 /** Identity and email dependencies from the environment (used by main.ts). */

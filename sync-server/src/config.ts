@@ -38,6 +38,26 @@ const EnvSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** The address the metrics port listens on: loopback unless told otherwise. */
   METRICS_HOST: z.string().default('127.0.0.1'),
+  // Sync streams (Server-Sent Events): what one instance spends on them (sync/stream-limits.ts).
+  /**
+   * Open sync streams per client address (TRUST_PROXY decides what the address is); 429 past it.
+   * Generous: many customers can share one address (carrier-grade NAT, an office).
+   */
+  STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Open sync streams on one instance, all clients together; 429 past it. */
+  STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /**
+   * Bytes of changes a stream may hold for a client that does not read them; past it the stream
+   * ends with a reconnect hint and the client catches up by pulling.
+   */
+  STREAM_QUEUE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(256 * 1024 * 1024)
+    .default(1024 * 1024),
+  /** A stream write the client does not take within this many ms ends its connection. */
+  STREAM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(10_000),
   // Identity and email (docs/decisions/002-identity-on-primitives.md).
   /**
    * The PWA's public origin(s), comma-separated: the first is used in email links, all may send

@@ -16,6 +16,7 @@ import { Lifecycle } from './lib/lifecycle.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { createPaymentsFromConfig } from './payments/index.ts';
+import { streamLimitsFromConfig } from './sync/stream-limits.ts';
 
 /** In the repository, src/ or dist/ sits one level below sync-server/, two below the root. */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -90,6 +91,7 @@ const app = createApp(
     logger,
     ...identityDepsFromConfig(config, sql),
     payments: createPaymentsFromConfig(config),
+    streams: streamLimitsFromConfig(config),
     lifecycle,
     metrics,
   },

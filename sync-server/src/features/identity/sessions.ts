@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
 import { generateToken, hashToken, isWellFormedToken } from './tokens.ts';
 import { toUser, type AuthUser, type UserRow } from './users.ts';
@@ -47,6 +48,24 @@ export async function findSession(
   token: string,
 ): Promise<{ session: Omit<SessionRef, 'via'>; user: AuthUser } | undefined> {
   if (!isWellFormedToken(token)) return undefined;
+  return findLiveSession(sql, sql`s.token_hash = ${hashToken(token)}`);
+}
+
+/**
+ * The same for a session already resolved once, by its id: whether it is still live, and who its
+ * user is now (the sync streams ask again when a session or its user changes).
+ */
+export async function findSessionById(
+  sql: Sql,
+  sessionId: string,
+): Promise<{ session: Omit<SessionRef, 'via'>; user: AuthUser } | undefined> {
+  return findLiveSession(sql, sql`s.id = ${sessionId}`);
+}
+
+async function findLiveSession(
+  sql: Sql,
+  which: postgres.Fragment,
+): Promise<{ session: Omit<SessionRef, 'via'>; user: AuthUser } | undefined> {
   // Security: a disabled or deleted account's session is dead even if its row survived somehow.
   const [row] = await sql<(UserRow & { session_id: string; session_expires_at: Date })[]>`
     SELECT s.id AS session_id, s.expires_at AS session_expires_at,
@@ -55,7 +74,7 @@ export async function findSession(
     FROM sessions s
     JOIN users u ON u.id = s.user_id
     LEFT JOIN airlines a ON a.owner_user_id = u.id AND NOT a.deleted
-    WHERE s.token_hash = ${hashToken(token)} AND s.expires_at > now()
+    WHERE ${which} AND s.expires_at > now()
       AND u.deleted_at IS NULL AND NOT u.disabled`;
   if (!row) return undefined;
   return {
