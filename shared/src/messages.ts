@@ -109,6 +109,14 @@ export const messages = {
   passwordChanged: 'Your password has been changed',
   noPasswordSet: 'This account signs in with Google; use "Forgot your password" to set a password',
 
+  // Cart and favourites (Skyport's own texts, not from the spec)
+  flightNoLongerAvailable: 'This flight is no longer available',
+
+  // Logout with changes this device could not send (Skyport's own texts, not from the spec)
+  logoutUnsentTitle: 'Some of your changes are not saved yet',
+  logoutStaySignedIn: 'Stay signed in',
+  logoutAnyway: 'Log out anyway',
+
   // Input rules of every text field (Skyport's own texts, not from the spec)
   textNotStorable:
     'This text contains a character that cannot be stored (a NUL character or an unpaired surrogate)',
@@ -124,4 +132,18 @@ export function lowStockWarning(tickets: number): string {
 /** "You can't buy more tickets, there's not enough in stock" plus the amount in stock. */
 export function notEnoughStockWithAmount(stock: number): string {
   return `${messages.notEnoughStock} ${stock}`;
+}
+
+/**
+ * The logout dialog's text when `count` changes made on this device could not be sent: what is
+ * lost by logging out now, and what staying signed in keeps.
+ */
+export function logoutUnsentChanges(count: number): string {
+  const changes = count === 1 ? '1 change' : `${count} changes`;
+  const them = count === 1 ? 'it' : 'them';
+  return (
+    `${changes} made on this device could not be sent to Skyport (no connection, or the server did not answer). ` +
+    `If you log out now, ${count === 1 ? 'it' : 'they'} will be lost. ` +
+    `Stay signed in to keep ${them}: Skyport sends ${them} as soon as it can.`
+  );
 }

@@ -6,8 +6,9 @@ import { SYNC_PROTOCOL_VERSION } from '@skyport/shared';
  * quicker to pull again than to migrate, so a new layout starts a new database (and the device's
  * own state in it, a guest's cart and favourites, starts empty); the old one is deleted.
  * 2: the flights lost their IndexedDB index (db/schemas.ts).
+ * 3: cart lines and favourites gained the optional `flightDeleted` (a deleted flight, issue 14).
  */
-export const LOCAL_LAYOUT_VERSION = 2;
+export const LOCAL_LAYOUT_VERSION = 3;
 
 /**
  * The local database's name. The sync protocol version is part of it too, so an app whose

@@ -337,7 +337,7 @@ test('a change the server refuses is rolled back locally and reported', async ()
   expect(engine.status.getSnapshot().rejected).toContainEqual({
     collection: 'cart',
     id: unknownFlight,
-    message: 'Unknown flight',
+    message: 'Flight not found',
   });
   // The queue is not blocked: a valid change after it still syncs.
   expect(await addFlightToCart(data, flight)).toMatchObject({ ok: true });

@@ -107,6 +107,12 @@ export const uiLabels = {
   remove: (what: string) => `Remove ${what}`,
   removeShort: 'Remove',
   tickets: 'Tickets',
+  // A cart line or favourite whose flight was deleted (by its airline or with its airline).
+  noLongerAvailable: 'No longer available',
+  unavailableNotInTotal: (count: number) =>
+    `${count === 1 ? 'A flight is' : `${count} flights are`} no longer available: not included in the total. Remove ${count === 1 ? 'it' : 'them'} from your cart.`,
+  unavailableNotPaid: (count: number) =>
+    `${count === 1 ? 'A flight' : `${count} flights`} of your cart ${count === 1 ? 'is' : 'are'} no longer available and will not be paid for.`,
   orderSummary: 'Order summary',
   payment: 'Payment',
   card: 'Card',

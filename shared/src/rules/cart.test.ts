@@ -8,9 +8,12 @@ import {
   cartTicketCount,
   decrementCartLine,
   incrementCartLine,
+  isFlightAvailable,
   mergeCartLines,
+  payableCartLines,
   removeFromCart,
 } from './cart.ts';
+import { messages } from '../messages.ts';
 
 const FLIGHT_A = '00000000-0000-4000-8000-00000000000a';
 const FLIGHT_B = '00000000-0000-4000-8000-00000000000b';
@@ -210,4 +213,44 @@ test('cart totals add the fee of 0.1 percent on the subtotal', () => {
   expect(calculateCartTotals([line(FLIGHT_A, 2, 5, 250_000), line(FLIGHT_B, 1, 5, 1_000)])).toEqual(
     { subtotalCents: 501_000, feeCents: 501, totalCents: 501_501 },
   );
+});
+
+/** A line whose flight the server reports deleted (its stock then reads 0, as the server sends it). */
+function gone(flightId: string, amount: number, priceCents = 10_000): CartLine {
+  return { ...line(flightId, amount, 0, priceCents), flightDeleted: true };
+}
+
+test('lines of deleted flights count in no total', () => {
+  const lines = frozen([line(FLIGHT_A, 2, 5, 250_000), gone(FLIGHT_B, 3, 1_000_000)]);
+  expect(calculateCartTotals(lines)).toEqual({
+    subtotalCents: 500_000,
+    feeCents: 500,
+    totalCents: 500_500,
+  });
+  expect(calculateCartTotals([gone(FLIGHT_A, 1)])).toEqual({
+    subtotalCents: 0,
+    feeCents: 0,
+    totalCents: 0,
+  });
+  // `flightDeleted: false` (or absent, as every line of a listed flight) counts.
+  expect(calculateCartTotals([{ ...line(FLIGHT_A, 1, 5, 1_000), flightDeleted: false }])).toEqual(
+    calculateCartTotals([line(FLIGHT_A, 1, 5, 1_000)]),
+  );
+});
+
+test('only lines of listed flights are payable', () => {
+  const lines = frozen([gone(FLIGHT_A, 1), line(FLIGHT_B, 2, 5)]);
+  expect(payableCartLines(lines)).toEqual([line(FLIGHT_B, 2, 5)]);
+  expect(isFlightAvailable(gone(FLIGHT_A, 1))).toBe(false);
+  expect(isFlightAvailable(line(FLIGHT_A, 1, 0))).toBe(true); // sold out is not deleted
+});
+
+test('a line of a deleted flight changes only by removal', () => {
+  const lines = frozen([gone(FLIGHT_A, 2), line(FLIGHT_B, 2, 5)]);
+  expect(incrementCartLine(lines, FLIGHT_A)).toEqual({
+    ok: false,
+    message: messages.flightNoLongerAvailable,
+  });
+  expect(decrementCartLine(lines, FLIGHT_A)).toEqual([...lines]);
+  expect(removeFromCart(lines, FLIGHT_A)).toEqual([line(FLIGHT_B, 2, 5)]);
 });

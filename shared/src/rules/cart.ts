@@ -16,6 +16,25 @@ export interface StockedLine {
   readonly tickets: number;
 }
 
+/** A line whose flight may have left the catalogue (the server's `flightDeleted`, schemas/cart.ts). */
+export interface MaybeDeletedLine {
+  readonly flightDeleted?: boolean | undefined;
+}
+
+/**
+ * Whether a cart line (or favourite) can still be bought: false once its flight has been deleted.
+ * Such a line stays in the cart, shown as no longer available, until the customer removes it; it
+ * counts in no total and is never sent to checkout.
+ */
+export function isFlightAvailable(line: MaybeDeletedLine): boolean {
+  return line.flightDeleted !== true;
+}
+
+/** The lines that can be bought (what checkout is given): those whose flight is still listed. */
+export function payableCartLines<L extends MaybeDeletedLine>(lines: readonly L[]): L[] {
+  return lines.filter(isFlightAvailable);
+}
+
 /** The outcome of a cart change that can be refused: the new lines, or the §8 message to show. */
 export type CartResult<L> = { ok: true; lines: L[] } | { ok: false; message: string };
 
@@ -65,14 +84,16 @@ export function addToCart<L extends StockedLine>(lines: readonly L[], line: L): 
 
 /**
  * The plus button: one more ticket of a flight in the cart, capped by the line's `tickets`.
- * Refused with the same messages as `addToCart`. A flight not in the cart changes nothing.
+ * Refused with the same messages as `addToCart`, and with "This flight is no longer available"
+ * when the flight was deleted. A flight not in the cart changes nothing.
  */
-export function incrementCartLine<L extends StockedLine>(
+export function incrementCartLine<L extends StockedLine & MaybeDeletedLine>(
   lines: readonly L[],
   flightId: string,
 ): CartResult<L> {
   const existing = lines.find((l) => l.flightId === flightId);
   if (existing === undefined) return { ok: true, lines: [...lines] };
+  if (!isFlightAvailable(existing)) return { ok: false, message: messages.flightNoLongerAvailable };
   if (existing.tickets <= 0 || existing.amount >= existing.tickets) {
     return outOfStock(existing.tickets);
   }
@@ -84,14 +105,17 @@ export function incrementCartLine<L extends StockedLine>(
 
 /**
  * The minus button: one ticket fewer, never below 1 (a line at 1 stays at 1; removing is a
- * separate action). It cannot be refused, so it returns the lines directly.
+ * separate action). A line of a deleted flight does not change (only removing it does). It cannot
+ * be refused, so it returns the lines directly.
  */
-export function decrementCartLine<L extends StockedLine>(
+export function decrementCartLine<L extends StockedLine & MaybeDeletedLine>(
   lines: readonly L[],
   flightId: string,
 ): L[] {
   return lines.map((l) =>
-    l.flightId === flightId && l.amount > 1 ? { ...l, amount: l.amount - 1 } : l,
+    l.flightId === flightId && l.amount > 1 && isFlightAvailable(l)
+      ? { ...l, amount: l.amount - 1 }
+      : l,
   );
 }
 
@@ -126,11 +150,18 @@ export function cartTicketCount(lines: readonly { readonly amount: number }[]): 
   return lines.reduce((sum, line) => sum + line.amount, 0);
 }
 
-/** Subtotal, fee and total of cart lines, from their `priceCents` and `amount` (see `calculateTotals`). */
+/**
+ * Subtotal, fee and total of cart lines, from their `priceCents` and `amount` (see
+ * `calculateTotals`). Lines of deleted flights (`flightDeleted`) are left out: they cannot be
+ * bought, so they are no part of what the customer would pay.
+ */
 export function calculateCartTotals(
-  lines: readonly { readonly priceCents: number; readonly amount: number }[],
+  lines: readonly ({ readonly priceCents: number; readonly amount: number } & MaybeDeletedLine)[],
 ): Totals {
   return calculateTotals(
-    lines.map((line) => ({ unitPriceCents: line.priceCents, amount: line.amount })),
+    payableCartLines(lines).map((line) => ({
+      unitPriceCents: line.priceCents,
+      amount: line.amount,
+    })),
   );
 }

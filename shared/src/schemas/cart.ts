@@ -34,6 +34,13 @@ export const CartLineSchema = z.object({
   arrivalHour: HourSchema,
   tickets: z.number().int().nonnegative(),
   amount: CartAmountSchema,
+  /**
+   * Set (true) by the server when the flight has left the catalogue (deleted by its airline or
+   * with its airline); absent otherwise. Such a line can no longer be bought: the cart shows it as
+   * no longer available and leaves it out of the total (rules/cart.ts). Optional, so documents
+   * of clients that predate it stay valid.
+   */
+  flightDeleted: z.boolean().optional(),
 });
 export type CartLine = z.infer<typeof CartLineSchema>;
 

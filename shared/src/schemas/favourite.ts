@@ -21,6 +21,11 @@ export const FavouriteSchema = z.object({
   priceCents: CentsSchema,
   logo: text(),
   createdAt: z.number().int(),
+  /**
+   * Set (true) by the server when the flight has left the catalogue; absent otherwise. The
+   * favourite stays, shown as no longer available, until the customer removes it.
+   */
+  flightDeleted: z.boolean().optional(),
 });
 export type Favourite = z.infer<typeof FavouriteSchema>;
 

@@ -53,6 +53,18 @@ const day = (column: string) => `to_char(${column}, 'YYYY-MM-DD')`;
 const hour = (column: string) => `to_char(${column}, 'HH24:MI')`;
 
 /**
+ * A cart line's or favourite's `flightDeleted`: true when its flight has left the catalogue, else
+ * SQL NULL, which `toDocument` leaves out. So the documents of live flights are exactly what they
+ * were before the field existed (older clients and their pushes see no difference), and a deleted
+ * flight's lines and favourites say so (they get a new revision when it is deleted: 009
+ * migration). A deleted flight's cart line also shows `tickets` 0, as `GET /api/cart` does, so a
+ * client that does not know the field still cannot add tickets to it.
+ */
+const FLIGHT_DELETED = `CASE WHEN f.deleted THEN true END AS "flightDeleted"`;
+/** Optional document fields: left out of the document when SQL gives NULL. */
+const OPTIONAL_FIELDS = ['flightDeleted'] as const;
+
+/**
  * SELECT list (document fields), FROM clause and partition column of each collection. Written as
  * constant SQL text: only the partition value, revision and limit are parameters.
  */
@@ -88,7 +100,7 @@ const QUERIES: Readonly<
       f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
       ${day('f.departure_date')} AS "departureDate", ${hour('f.departure_hour')} AS "departureHour",
       ${hour('f.arrival_hour')} AS "arrivalHour", f.price_cents AS "priceCents", f.logo,
-      ${ms('fv.created_at')} AS "createdAt", fv.revision, fv.deleted`,
+      ${ms('fv.created_at')} AS "createdAt", ${FLIGHT_DELETED}, fv.revision, fv.deleted`,
     from: 'favourites fv JOIN flights f ON f.id = fv.flight_id',
     partitionColumn: 'fv.user_id',
     revisionColumn: 'fv.revision',
@@ -97,7 +109,8 @@ const QUERIES: Readonly<
     select: `c.flight_id AS id, c.user_id AS "userId", c.flight_id AS "flightId",
       f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
       f.price_cents AS "priceCents", f.logo, ${hour('f.departure_hour')} AS "departureHour",
-      ${hour('f.arrival_hour')} AS "arrivalHour", f.tickets, c.amount, c.revision, c.deleted`,
+      ${hour('f.arrival_hour')} AS "arrivalHour", CASE WHEN f.deleted THEN 0 ELSE f.tickets END AS tickets,
+      c.amount, ${FLIGHT_DELETED}, c.revision, c.deleted`,
     from: 'cart_lines c JOIN flights f ON f.id = c.flight_id',
     partitionColumn: 'c.user_id',
     revisionColumn: 'c.revision',
@@ -144,6 +157,7 @@ const QUERIES: Readonly<
 
 function toDocument<C extends SyncCollectionName>(row: ChangeRow): WithDeletedFlag<SyncDoc<C>> {
   const { revision: _revision, deleted, ...fields } = row;
+  for (const field of OPTIONAL_FIELDS) if (fields[field] === null) delete fields[field];
   return { ...fields, _deleted: deleted } as WithDeletedFlag<SyncDoc<C>>;
 }
 

@@ -14,6 +14,7 @@ import {
 } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
+import { FLIGHT_NOT_FOUND } from '../features/cart/queries.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
 import { selectDocuments, type Queryable } from './documents.ts';
 import { resolvePartition, type Caller } from './partitions.ts';
@@ -39,8 +40,8 @@ const REPLICATION_LOCK = 'skyport:replication';
  * summary refreshed, a review draft accepted or rejected). The client replaces its copy with it.
  *
  * All or nothing: the body is validated whole (shape with the shared schemas, size, ownership of
- * every row, flights that exist) before anything is written, and the writes run in one
- * transaction. A bad push is refused with 4xx and writes nothing. The shared push schema refuses
+ * every row, flights that exist and are listed) before anything is written, and the writes run in
+ * one transaction. A bad push is refused with 4xx and writes nothing. The shared push schema refuses
  * text PostgreSQL cannot store and any field a document does not have ("Unknown field"), except
  * RxDB's own meta fields, which it drops (`RXDB_META_FIELDS`).
  */
@@ -156,7 +157,14 @@ function checkRows(
   });
 }
 
-/** Rows that name flights or drafts must name existing flights and the caller's own drafts. */
+/**
+ * Rows that name flights or drafts must name the caller's own drafts, and flights that exist and,
+ * for a favourite or cart line that is kept, are still in the catalogue: a deleted or unknown
+ * flight is refused as `PUT /api/cart` refuses it (404 "Flight not found"). Removing a favourite
+ * or cart line of a deleted flight is allowed: that is how a customer drops it. Read after the
+ * replication lock, which a flight's deletion takes too, so a flight cannot be deleted between
+ * this check and the write (and a deletion committed after it touches the written rows: 009).
+ */
 async function checkReferences(
   tx: Queryable,
   collection: WritableCollection,
@@ -164,14 +172,17 @@ async function checkReferences(
   rows: readonly PushRow<WritableCollection>[],
 ) {
   if (collection === 'favourites' || collection === 'cart') {
-    const flightIds = rows.map((row) => (row.newDocumentState as FavouriteDoc | CartDoc).flightId);
+    const docs = rows.map((row) => row.newDocumentState as WithDeletedFlag<FavouriteDoc | CartDoc>);
+    const flightIds = docs.map((doc) => doc.flightId);
     const found = await tx<
-      { id: string }[]
-    >`SELECT id FROM flights WHERE id = ANY(${flightIds}::uuid[])`;
-    const known = new Set(found.map((row) => row.id));
-    const unknown = flightIds.filter((id) => !known.has(id));
-    if (unknown.length > 0)
-      throw new AppError(ErrorCode.BadRequest, 'Unknown flight', { flightIds: unknown });
+      { id: string; deleted: boolean }[]
+    >`SELECT id, deleted FROM flights WHERE id = ANY(${flightIds}::uuid[])`;
+    const deleted = new Map(found.map((row) => [row.id, row.deleted]));
+    const refused = docs
+      .filter((doc) => !deleted.has(doc.flightId) || (deleted.get(doc.flightId) && !doc._deleted))
+      .map((doc) => doc.flightId);
+    if (refused.length > 0)
+      throw new AppError(ErrorCode.NotFound, FLIGHT_NOT_FOUND, { flightIds: refused });
   }
   if (collection === 'reviewDrafts') {
     const ids = rows.map((row) => row.newDocumentState.id);

@@ -1,6 +1,12 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { calculateCartTotals, messages, specLabels, SUCCESS_REDIRECT_MS } from '@skyport/shared';
+import {
+  calculateCartTotals,
+  messages,
+  payableCartLines,
+  specLabels,
+  SUCCESS_REDIRECT_MS,
+} from '@skyport/shared';
 import { FavouritesScreen } from '../../features/favourites/components/favourites-screen.tsx';
 import { CartScreen } from '../../features/cart/components/cart-screen.tsx';
 import { PaymentScreen } from '../../features/checkout/components/payment-screen.tsx';
@@ -93,7 +99,9 @@ export function PaymentRoute() {
   const [params, setParams] = useSearchParams();
   // `undefined` while the local cart is still being read: nothing can be paid before it is.
   const cart = useCart();
-  const lines = useMemo(() => cart?.lines ?? [], [cart]);
+  // Lines of deleted flights cannot be bought: they are neither saved for checkout nor paid for.
+  const lines = useMemo(() => payableCartLines(cart?.lines ?? []), [cart]);
+  const unavailable = (cart?.lines.length ?? 0) - lines.length;
   const actions = useShopActions();
   const totals = useMemo(() => calculateCartTotals(lines), [lines]);
   // One key per purchase attempt: a retried request after a lost answer never pays twice.
@@ -192,6 +200,7 @@ export function PaymentRoute() {
   return (
     <PaymentScreen
       totals={totals}
+      notice={unavailable > 0 ? uiLabels.unavailableNotPaid(unavailable) : null}
       defaultEmail={user.email}
       testMode={!STRIPE_KEY}
       renderCardField={(onChange: (state: CardFieldState) => void, disabled: boolean) =>

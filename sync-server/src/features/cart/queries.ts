@@ -8,6 +8,12 @@ import {
 import type { Sql } from '../../db/client.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 
+/**
+ * The refusal of a flight that is not in the catalogue (unknown or deleted), with 404: here and
+ * for a synced favourite or cart line that names one (sync/push.ts).
+ */
+export const FLIGHT_NOT_FOUND = 'Flight not found';
+
 /** A cart line as the server shows it: the flight's current snapshot and whether it can be bought. */
 export type ServerCartLine = CartLine & { available: boolean };
 
@@ -79,7 +85,7 @@ export async function replaceCart(
     const stock = new Map(flights.map((f) => [f.id, f.tickets]));
     const unknown = ids.filter((id) => !stock.has(id));
     if (unknown.length > 0)
-      throw new AppError(ErrorCode.NotFound, 'Flight not found', { flightIds: unknown });
+      throw new AppError(ErrorCode.NotFound, FLIGHT_NOT_FOUND, { flightIds: unknown });
     for (const item of items) {
       const tickets = stock.get(item.flightId) ?? 0;
       if (item.amount > tickets) {

@@ -7,6 +7,8 @@ import type { CardFieldState } from './test-card-field.tsx';
 
 export interface PaymentScreenProps {
   totals: Totals;
+  /** A warning above the form, e.g. that lines of deleted flights are left out of this payment. */
+  notice?: string | null;
   defaultEmail: string;
   /** The card field: the test provider's form, or Stripe's card element when configured. */
   renderCardField: (onChange: (state: CardFieldState) => void, disabled: boolean) => ReactNode;
@@ -23,6 +25,7 @@ export interface PaymentScreenProps {
 /** /payment: email and card field, pay button (disabled while processing), wallet option. */
 export function PaymentScreen({
   totals,
+  notice,
   defaultEmail,
   renderCardField,
   walletButton,
@@ -72,6 +75,11 @@ export function PaymentScreen({
           <h1 id="payment-title" className="card-title text-2xl">
             {uiLabels.payment}
           </h1>
+          {notice ? (
+            <p className="alert alert-warning text-sm" role="status" data-testid="payment-notice">
+              {notice}
+            </p>
+          ) : null}
           {testMode ? (
             <p className="alert alert-warning text-sm" data-testid="test-mode">
               {uiLabels.testMode}
