@@ -34,6 +34,19 @@ interface PushRow<C extends SyncCollectionName> {
 const REPLICATION_LOCK = 'skyport:replication';
 
 /**
+ * The partition `caller` may push to in `collection`.
+ * @throws AppError 403 for a read-only collection or someone else's partition, 401 for a guest.
+ */
+export function pushPartition(caller: Caller | null, collection: SyncCollectionName): string {
+  if (!SYNC_COLLECTION_INFO[collection].writable) {
+    throw new AppError(ErrorCode.Forbidden, `${collection} is read-only: it cannot be pushed to`);
+  }
+  const partition = resolvePartition(caller, collection);
+  if (partition === null) throw new AppError(ErrorCode.Forbidden, messages.notAllowed);
+  return partition;
+}
+
+/**
  * RxDB's push: writes the rows whose assumed master state is still the server's, and returns the
  * server's current document for every row it did not write exactly as sent: a conflict (someone
  * changed the document since the client read it), or a row the server completed (the flight
@@ -51,11 +64,7 @@ export async function pushChanges(
   collection: SyncCollectionName,
   body: unknown,
 ): Promise<Replicated<SyncCollectionName>[]> {
-  if (!SYNC_COLLECTION_INFO[collection].writable) {
-    throw new AppError(ErrorCode.Forbidden, `${collection} is read-only: it cannot be pushed to`);
-  }
-  const partition = resolvePartition(caller, collection);
-  if (partition === null) throw new AppError(ErrorCode.Forbidden, messages.notAllowed);
+  const partition = pushPartition(caller, collection);
   const writable = collection as WritableCollection;
 
   // Security: count before parsing, so an oversized batch costs no per-row validation.

@@ -28,7 +28,7 @@ import { createAccessWatch, type AccessWatch } from './access-watch.ts';
 import { createChangeFeed, type ChangeFeed, type ChangeListener } from './change-feed.ts';
 import { resolvePartition } from './partitions.ts';
 import { pullChanges } from './pull.ts';
-import { pushChanges } from './push.ts';
+import { pushChanges, pushPartition } from './push.ts';
 import { resolveStreamLimits, StreamSlots, type StreamLimits } from './stream-limits.ts';
 
 /** Comment line sent this often on an idle stream, so proxies and the client see it alive. */
@@ -149,6 +149,8 @@ export function syncRoutes(deps: SyncRouteDeps) {
     .post('/sync/:collection/push', async (c) => {
       const collection = collectionParam(c);
       metrics.syncRequests.inc({ collection, operation: 'push' });
+      // Security: who may push is decided before the body (up to 2 MiB) is read.
+      pushPartition(c.get('user'), collection);
       let body: unknown;
       try {
         body = await c.req.json();
