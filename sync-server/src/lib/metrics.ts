@@ -12,6 +12,11 @@ export interface Metrics {
   httpDuration: Histogram<'method' | 'route'>;
   /** Sync change streams (SSE) open now. */
   openStreams: Gauge;
+  /**
+   * Sync streams ended, by why: aborted (the client left), draining, overflow (a slow reader),
+   * write-timeout, session, expired, access, stalled, check-failed, error.
+   */
+  streamsEnded: Counter<'reason'>;
   /** Checkout attempts by outcome: paid, declined, conflict, pending, rejected, error. */
   checkoutOutcomes: Counter<'outcome'>;
   /** Replication requests by collection and operation (pull, push). */
@@ -41,6 +46,12 @@ export function createMetrics(
     openStreams: new Gauge({
       name: 'skyport_sync_streams_open',
       help: 'Sync change streams (Server-Sent Events) open on this instance.',
+      registers: [registry],
+    }),
+    streamsEnded: new Counter({
+      name: 'skyport_sync_streams_ended_total',
+      help: 'Sync change streams ended, by reason (slow readers, session ends, drains, ...).',
+      labelNames: ['reason'],
       registers: [registry],
     }),
     checkoutOutcomes: new Counter({

@@ -112,7 +112,8 @@ describe('metrics', () => {
       ...sync,
       signal: controller.signal,
     });
-    await stream.body!.getReader().read();
+    const reader = stream.body!.getReader();
+    await reader.read();
 
     const text = await metrics.registry.metrics();
     expect(text).toContain(
@@ -128,7 +129,12 @@ describe('metrics', () => {
     expect(text).toMatch(
       /skyport_http_request_duration_seconds_count\{method="GET",route="\/api\/flights\/:id"\} 2/,
     );
+    await reader.cancel();
     controller.abort();
+    await expect
+      .poll(async () => await metrics.registry.metrics())
+      .toContain('skyport_sync_streams_ended_total{reason="aborted"} 1');
+    expect(await metrics.registry.metrics()).toContain('skyport_sync_streams_open 0');
   });
 });
 

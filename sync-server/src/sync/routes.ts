@@ -491,6 +491,7 @@ function streamChanges(c: Context<AuthEnv>, ctx: StreamContext, wanted: Wanted, 
           );
         else if (ending && ending !== 'aborted')
           logger.debug({ reason: ending }, 'sync stream ended by the server');
+        metrics.streamsEnded.inc({ reason: cutLate ? 'write-timeout' : (ending ?? 'error') });
         clearTimeout(expiryTimer);
         lifecycle.draining.removeEventListener('abort', onDrain);
         metrics.openStreams.dec();
