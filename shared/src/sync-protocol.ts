@@ -1,5 +1,5 @@
 /**
- * Constants of the replication protocol (DESIGN §4) that need no schema: the app reads some of
+ * Constants of the replication protocol (docs/architecture.md §4) that need no schema: the app reads some of
  * them at start-up, before it needs any replication schema (`schemas/replication.ts`).
  */
 

@@ -96,7 +96,7 @@ const EnvSchema = z.object({
     .optional(),
   /** The key set Firebase ID tokens are checked against (Google's by default). */
   FIREBASE_JWKS_URL: z.string().url().optional(),
-  // Payments (DESIGN §6): `test` is the built-in provider; `stripe` takes cards and `paypal`
+  // Payments (docs/architecture.md §6): `test` is the built-in provider; `stripe` takes cards and `paypal`
   // wallets, each also switching on the other when its keys are set.
   PAYMENT_PROVIDER: z.enum(['test', 'stripe', 'paypal']).default('test'),
   /** Security: production refuses the test provider unless this is `true`. */

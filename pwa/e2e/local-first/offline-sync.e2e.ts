@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { startTestServer, type TestServer } from '../../src/sync/test-server.ts';
 
 /**
- * DESIGN §4 and §9 in a real browser: load online, go offline, reload, and the catalogue,
+ * docs/architecture.md §4 and §10 in a real browser: load online, go offline, reload, and the catalogue,
  * favourites and cart still work from IndexedDB; a review written offline reaches the server
  * once the browser is online again. The page runs the PWA's local-first data layer (harness.ts).
  */

@@ -15,7 +15,7 @@ import { FLIGHT_LOGO_MAX_LENGTH } from './flight-form.ts';
 import { maxJsonBytes } from './json-size.ts';
 
 /**
- * Local-first replication (DESIGN §4): the wire format of RxDB's replication protocol between the
+ * Local-first replication (docs/architecture.md §4): the wire format of RxDB's replication protocol between the
  * PWA and `/api/sync/{collection}/{pull|push|stream}`, and the document of every replicated
  * collection. The server parses pushes with these schemas; the PWA derives its RxDB collection
  * schemas from them, so both sides agree on every field.

@@ -17,7 +17,7 @@ import { findNginx, startNginx, UPSTREAM_HEADER, type Nginx } from './nginx.ts';
 import { openSse, type SseEvent } from './sse.ts';
 
 /**
- * DESIGN §3: stateless instances on one PostgreSQL behind a reverse proxy. Two real server
+ * docs/architecture.md §3: stateless instances on one PostgreSQL behind a reverse proxy. Two real server
  * processes (`serverCommand()` in instance.ts, production settings, TRUST_PROXY=true) and a real
  * nginx (nginx.ts) in front of them, all on loopback ports; every request below goes through
  * nginx unless it says "directly".

@@ -9,7 +9,7 @@ import { selectChanges } from './documents.ts';
 import { insertAirline, insertFlights, pullUrl, pushInit, syncHeaders } from './test-fixtures.ts';
 
 /**
- * DESIGN §4: "a pull never skips a row committed concurrently". Writers and pullers run at the
+ * docs/architecture.md §4: "a pull never skips a row committed concurrently". Writers and pullers run at the
  * same time on real PostgreSQL; at the end every puller must hold exactly the server's rows.
  */
 

@@ -113,7 +113,7 @@ function collectionParam(c: Context): SyncCollectionName {
 }
 
 /**
- * RxDB's replication protocol over HTTP (DESIGN §4), one endpoint set per collection:
+ * RxDB's replication protocol over HTTP (docs/architecture.md §4), one endpoint set per collection:
  * - `GET  /sync/{collection}/pull?revision=&id=&limit=&partition=` → `{ documents, checkpoint }`
  * - `POST /sync/{collection}/push` `{ rows: [{ newDocumentState, assumedMasterState }] }` → conflicts
  * - `GET  /sync/{collection}/stream` → Server-Sent Events `changes` and `resync` (see streamChanges)

@@ -9,7 +9,7 @@ import { createTestDatabase } from '../test/database.ts';
 import { insertAirline, insertFlights, pushInit, syncHeaders } from './test-fixtures.ts';
 
 /**
- * DESIGN §3/§4: several stateless instances on one PostgreSQL; live changes reach every instance
+ * docs/architecture.md §3/§4: several stateless instances on one PostgreSQL; live changes reach every instance
  * through LISTEN/NOTIFY. Two real HTTP servers on two ports, each with its own connection pool
  * (and so its own LISTEN connection), one database.
  */

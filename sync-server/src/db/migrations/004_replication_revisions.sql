@@ -1,4 +1,4 @@
--- Replication revisions that follow commit order (DESIGN §4).
+-- Replication revisions that follow commit order (docs/architecture.md §4).
 --
 -- A revision taken from a sequence when a row is written can commit after a larger revision
 -- was already pulled; a client whose checkpoint passed it would never see that row. So every

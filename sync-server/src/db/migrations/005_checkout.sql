@@ -1,4 +1,4 @@
--- Checkout (DESIGN §6): a payment row is the durable state machine of one checkout, keyed by the
+-- Checkout (docs/architecture.md §6): a payment row is the durable state machine of one checkout, keyed by the
 -- caller's idempotency key, so a retry, a parallel duplicate or the reconciler after a crash all
 -- continue the same checkout instead of starting another.
 --

@@ -1,4 +1,4 @@
--- Live replication (DESIGN §4, issue 5): the revision lock taken before any row lock, change
+-- Live replication (docs/architecture.md §4, issue 5): the revision lock taken before any row lock, change
 -- notifications for the sync stream, and orders whose embedded lines changed getting a new revision.
 
 -- The 004 row trigger takes the replication lock when a row is written, but PostgreSQL locks the

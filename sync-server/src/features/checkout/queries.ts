@@ -203,7 +203,7 @@ interface TakenFlight {
 }
 
 /**
- * The order transaction (DESIGN §6), right after the authorisation `authorizationId` (recorded
+ * The order transaction (docs/architecture.md §6), right after the authorisation `authorizationId` (recorded
  * here, with the order, in the same commit): guarded stock decrement of every line at the quoted price,
  * the order (pending until captured) with its lines and their §3 "moreinfo" snapshot, one sale per
  * line, the bought flights out of the cart, the payment linked. All or nothing.

@@ -119,7 +119,7 @@ function AirlineTable({ airline, flights }: AirlineFlights) {
                       <td>
                         <Place country={flight.origin} />
                       </td>
-                      {/* DESIGN §8: the Destination column shows the destination (the spec's showed the arrival hour). */}
+                      {/* docs/architecture.md §8: the Destination column shows the destination (the spec's showed the arrival hour). */}
                       <td data-testid="business-destination">
                         <Place country={flight.destination} />
                       </td>

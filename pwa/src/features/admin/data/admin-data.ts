@@ -3,7 +3,7 @@ import type { User } from '@skyport/shared';
 import { listAirlineAccounts, listCustomers } from '../api/admin-api.ts';
 
 /**
- * The administrator's lists. They are not replicated (DESIGN §1: administration is online-only),
+ * The administrator's lists. They are not replicated (docs/architecture.md §1: administration is online-only),
  * so each is read from the server when its screen opens, again when the connection returns, and
  * after each action (`reloadAdminList`). One small keyed store; components read it with
  * useSyncExternalStore and never copy it into state.

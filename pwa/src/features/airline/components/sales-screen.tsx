@@ -7,7 +7,7 @@ import { ErrorBoundary } from '../../../ui/error-boundary.tsx';
 import type { SalesView } from '../data/sales.ts';
 import { airlineLabels } from '../labels.ts';
 
-// ApexCharts is heavy: its chunk loads only when a sales screen shows the chart (DESIGN §7).
+// ApexCharts is heavy: its chunk loads only when a sales screen shows the chart (docs/architecture.md §7).
 const SalesChart = lazy(() =>
   import('./sales-chart.tsx').then((module) => ({ default: module.SalesChart })),
 );
