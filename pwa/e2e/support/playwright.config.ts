@@ -17,6 +17,7 @@ export default defineConfig({
     'offline.spec.ts',
     'theme-sync.spec.ts',
     'screens.spec.ts',
+    'logout.spec.ts',
   ],
   outputDir: '../../test-results/e2e',
   fullyParallel: false,

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
 import { UserSchema, type User } from '@skyport/shared';
+import { deferredLogout } from '../features/identity/logout/app-deferred-logout.ts';
 import { ApiError, apiRequest } from './api-client.ts';
 
 /**
@@ -70,15 +71,30 @@ export function onSessionUserChange(listener: (user: User | null) => void): () =
 
 let loading: Promise<User | null> | null = null;
 
-/** Asks the server who is signed in; offline, keeps the last known user. */
+/** A logout made offline has not reached the server yet. */
+class LogoutPending extends Error {}
+
+/**
+ * Asks the server who is signed in; offline, keeps the last known user. After a logout the server
+ * has not heard of yet (made offline), that logout goes first: until it has, the cookie it left
+ * is nobody's session here, and the visitor is a guest.
+ */
 export function loadSession(): Promise<User | null> {
-  loading ??= apiRequest('/auth/me', { schema: MeResponseSchema })
+  loading ??= deferredLogout
+    .settle()
+    .then((settled) => {
+      if (!settled) throw new LogoutPending();
+      return apiRequest('/auth/me', { schema: MeResponseSchema });
+    })
     .then((user) => {
       setSessionUser(user);
       return user;
     })
     .catch((error: unknown) => {
-      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      if (
+        error instanceof LogoutPending ||
+        (error instanceof ApiError && (error.status === 401 || error.status === 403))
+      ) {
         setSessionUser(null);
         return null;
       }

@@ -39,6 +39,7 @@ import {
 } from './replication.ts';
 import { serverSentEvents } from './sse.ts';
 import { createSyncStatusStore, type SyncStatusStore } from './status.ts';
+import { countUnsentChanges } from './unsent-changes.ts';
 
 /** Who the session belongs to, as far as sync cares. The identity layer's `User` fits. */
 export interface SyncUser {
@@ -82,8 +83,19 @@ export interface SyncEngine {
   readonly user$: Observable<SyncUser | null>;
   readonly user: SyncUser | null;
   start(): void;
-  /** Switches the session (login, logout, another user); resolves when the switch is done. */
-  setUser(user: SyncUser | null): Promise<void>;
+  /**
+   * Switches the session (login, logout, another user); resolves when the switch is done. The
+   * previous user's queued changes get `pushWaitMs` (default 2 s) to reach the server before their
+   * data is removed; the logout flow, which has already pushed them and let the user choose,
+   * passes 0.
+   */
+  setUser(user: SyncUser | null, options?: { pushWaitMs?: number }): Promise<void>;
+  /**
+   * Gives the changes queued in the user's own collections up to `waitMs` to reach the server
+   * (while the session is still valid), then returns how many are still unsent: what a logout now
+   * would lose. Collections another tab replicates (it leads) are not counted here.
+   */
+  unsentChanges(waitMs: number): Promise<number>;
   /** The running replication of a collection, if any. */
   replication(collection: SyncCollectionName): CollectionReplication | undefined;
   /** Resolves when every running replication has pulled and pushed everything (tests, bench). */
@@ -151,6 +163,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let stopped = false;
   let queue: Promise<void> = Promise.resolve();
   let reconnectNow: (() => void) | undefined;
+  /** Ends a login's wait for its first pulls early: the user is logging out. */
+  let stopWaitingForFirstPulls: (() => void) | undefined;
 
   const firstPulls = new Map(Object.entries(options.firstPulls ?? {}));
 
@@ -209,13 +223,30 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     );
   }
 
-  async function stopPersonal(previous: SyncUser) {
+  /** The running replications of the user's own collections that this tab runs (it leads). */
+  function ownReplications(user: SyncUser | null): CollectionReplication[] {
+    const multiTab = db.multiInstance;
+    return personalCollectionsOf(user)
+      .map((name) => replications.get(name))
+      .filter((replication): replication is CollectionReplication => replication !== undefined)
+      .filter(
+        (replication) =>
+          replication.state.internalReplicationState !== undefined || !multiTab || db.isLeader(),
+      );
+  }
+
+  async function pushQueued(user: SyncUser | null, waitMs: number) {
+    if (waitMs <= 0) return;
+    await withTimeout(
+      Promise.all(ownReplications(user).map((replication) => replication.state.awaitInSync())),
+      waitMs,
+    );
+  }
+
+  async function stopPersonal(previous: SyncUser, pushWaitMs: number) {
     const personal = personalCollectionsOf(previous);
     // Push what is still queued, if the server is reachable, before the data goes.
-    await withTimeout(
-      Promise.all(personal.map((name) => replications.get(name)?.state.awaitInSync())),
-      2000,
-    );
+    await pushQueued(previous, pushWaitMs);
     for (const name of personal) {
       const replication = replications.get(name);
       if (!replication) continue;
@@ -229,14 +260,19 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function mergeGuestData(user: SyncUser) {
     const initialPull = options.initialPullTimeoutMs ?? 10_000;
+    const interrupted = new Promise<void>((resolve) => (stopWaitingForFirstPulls = resolve));
     await withTimeout(
-      Promise.all(
-        ['cart', 'favourites', 'preferences'].map((name) =>
-          replications.get(name as SyncCollectionName)?.state.awaitInitialReplication(),
+      Promise.race([
+        Promise.all(
+          ['cart', 'favourites', 'preferences'].map((name) =>
+            replications.get(name as SyncCollectionName)?.state.awaitInitialReplication(),
+          ),
         ),
-      ),
+        interrupted,
+      ]),
       initialPull,
     );
+    stopWaitingForFirstPulls = undefined;
 
     const guestLines = await readGuestCart(db);
     if (guestLines.length > 0) {
@@ -286,14 +322,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
   }
 
-  async function switchUser(next: SyncUser | null) {
+  async function switchUser(next: SyncUser | null, pushWaitMs: number) {
     const previous = user$.value;
     const same =
       previous?.id === next?.id &&
       previous?.role === next?.role &&
       previous?.airlineId === next?.airlineId;
     if (same) return;
-    if (previous) await stopPersonal(previous);
+    if (previous) await stopPersonal(previous, pushWaitMs);
     user$.next(next);
     if (next) {
       for (const collection of personalCollectionsOf(next))
@@ -327,10 +363,21 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       }
       connectStream();
     },
-    setUser(user) {
-      const run = queue.then(() => switchUser(user));
+    setUser(user, switchOptions) {
+      const run = queue.then(() => switchUser(user, switchOptions?.pushWaitMs ?? 2000));
       queue = run.catch(() => undefined);
       return run;
+    },
+    async unsentChanges(waitMs) {
+      // A login still waiting (offline) for its first pulls goes on at once: the user is leaving.
+      stopWaitingForFirstPulls?.();
+      await queue;
+      const user = user$.value;
+      await pushQueued(user, waitMs);
+      let unsent = 0;
+      for (const replication of ownReplications(user))
+        unsent += (await countUnsentChanges(replication)) ?? 0;
+      return unsent;
     },
     replication(collection) {
       return replications.get(collection);

@@ -2,6 +2,7 @@ import { Subject } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
 import {
+  PUSH_MAX_ROWS,
   SYNC_COLLECTION_INFO,
   pullResponseSchema,
   pushResponseSchema,
@@ -15,8 +16,11 @@ import { SyncHttpError, syncRequest, type SyncTransport } from './http.ts';
 import { PULL_BATCH, pullPath } from './pull-request.ts';
 import type { SyncStatusStore } from './status.ts';
 
-/** Rows per push; two documents a row, well under the server's 64 KiB body limit. */
-const PUSH_BATCH = 25;
+/**
+ * Rows per push: the protocol's cap (RxDB's default batch), which the server's push body limit
+ * is sized for with every field at its maximum length (shared/src/schemas/json-size.ts).
+ */
+const PUSH_BATCH = PUSH_MAX_ROWS;
 
 export interface RetryPolicy {
   /** First wait after a failure. */

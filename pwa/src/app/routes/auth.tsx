@@ -10,6 +10,13 @@ import {
 import { LoginScreen } from '../../features/identity/components/login-screen.tsx';
 import { RegisterScreen } from '../../features/identity/components/register-screen.tsx';
 import { ProfileScreen } from '../../features/identity/components/profile-screen.tsx';
+import { LogoutChoiceDialog } from '../../features/identity/components/logout-choice-dialog.tsx';
+import { deferredLogout } from '../../features/identity/logout/app-deferred-logout.ts';
+import {
+  logOutKeepingChanges,
+  type LogoutChoice,
+  type LogoutOutcome,
+} from '../../features/identity/logout/log-out.ts';
 import {
   ResetPasswordScreen,
   VerifyEmailScreen,
@@ -20,6 +27,7 @@ import { alertDialog } from '../../ui/dialogs.tsx';
 import { Loader } from '../../ui/loader.tsx';
 import { showToast } from '../../ui/toast.tsx';
 import { uiLabels } from '../../ui/labels.ts';
+import { useLocalDataLoader } from '../../data/provider.tsx';
 import { ApiError, errorMessage, reportApiError } from '../api-client.ts';
 import { refreshSession, setSessionUser, useSession } from '../session.ts';
 import { GoogleSignIn, firebaseConfigured } from './google-sign-in.tsx';
@@ -141,22 +149,82 @@ export function ProfileRoute() {
   );
 }
 
-/** /logout: signs out, "Log out!" for 2 s, back home (no reload). */
+/**
+ * /logout: pushes the changes still queued, asks what to do when some could not be sent (stay
+ * signed in, or log out anyway and lose them), ends the server session (later, when offline),
+ * wipes the user's data from this device, then "Log out!" for 2 s and back home (no reload).
+ */
 let loggingOut: Promise<void> | null = null;
+/** Answers the open "changes not sent" question, if any. */
+let answerChoice: ((choice: LogoutChoice) => void) | null = null;
+let logoutRouteMounted = 0;
 
 export function LogoutRoute() {
   const navigate = useNavigate();
+  const loadData = useLocalDataLoader();
+  const [unsent, setUnsent] = useState<number | null>(null);
+
+  useEffect(() => {
+    logoutRouteMounted += 1;
+    return () => {
+      logoutRouteMounted -= 1;
+      // Left /logout (back button, a link) while asked: nothing is lost, the user stays.
+      if (logoutRouteMounted === 0) answerChoice?.('stay');
+    };
+  }, []);
+
   useEffect(() => {
     if (loggingOut) return;
-    loggingOut = identity
-      .logOut()
-      .catch(() => undefined)
-      .finally(() => {
-        loggingOut = null;
-        setSessionUser(null);
-        showToast(messages.loggedOut, 'success', TOAST_LOGOUT_MS);
-        navigate('/', { replace: true });
+    const choose = (count: number) =>
+      new Promise<LogoutChoice>((resolve) => {
+        answerChoice = (choice) => {
+          answerChoice = null;
+          setUnsent(null);
+          resolve(choice);
+        };
+        setUnsent(count);
       });
-  }, [navigate]);
-  return <Loader />;
+    const signedOut = () => {
+      setSessionUser(null);
+      showToast(messages.loggedOut, 'success', TOAST_LOGOUT_MS);
+      navigate('/', { replace: true });
+    };
+    loggingOut = (async () => {
+      let outcome: LogoutOutcome;
+      try {
+        const data = await loadData();
+        outcome = await logOutKeepingChanges({
+          engine: data.engine,
+          deferred: deferredLogout,
+          choose,
+          isOnline: () => navigator.onLine,
+        });
+      } catch {
+        // No local data layer to push from or wipe (it failed to open): end the session anyway.
+        deferredLogout.defer();
+        await deferredLogout.settle();
+        signedOut();
+        return;
+      }
+      if (outcome.status === 'loggedOut') {
+        signedOut();
+      } else if (logoutRouteMounted > 0) {
+        // Stayed: back to where the user was.
+        const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+        if (index > 0) navigate(-1);
+        else navigate('/', { replace: true });
+      }
+    })().finally(() => {
+      loggingOut = null;
+    });
+  }, [navigate, loadData]);
+
+  if (unsent === null) return <Loader />;
+  return (
+    <LogoutChoiceDialog
+      unsent={unsent}
+      onStay={() => answerChoice?.('stay')}
+      onLogOut={() => answerChoice?.('logOut')}
+    />
+  );
 }

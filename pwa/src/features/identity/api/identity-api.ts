@@ -11,6 +11,7 @@ import {
   type User,
 } from '@skyport/shared';
 import { apiRequest } from '../../../app/api-client.ts';
+import { deferredLogout } from '../logout/app-deferred-logout.ts';
 
 /** Online-only identity calls (`/api/auth/*`); the session cookie is HttpOnly and set by the server. */
 
@@ -22,17 +23,26 @@ const OptionalMessageSchema = z
   .union([MessageResponseSchema, z.object({}).passthrough()])
   .optional();
 
+/**
+ * Signs in. The server ends the session the request's cookie still names (rotation), so a logout
+ * made offline and not yet sent is settled by it: `deferredLogout.signIn` drops that flag on
+ * success and keeps it from ending the new session.
+ */
 export function logIn(input: LoginInput): Promise<User> {
-  return apiRequest('/auth/login', { method: 'POST', body: input, schema: UserAnswerSchema });
+  return deferredLogout.signIn(() =>
+    apiRequest('/auth/login', { method: 'POST', body: input, schema: UserAnswerSchema }),
+  );
 }
 
 /** Exchanges a Firebase ID token (Google sign-in) for our own session, as login does for a password. */
 export function signInWithFirebase(idToken: string): Promise<User> {
-  return apiRequest('/auth/firebase', {
-    method: 'POST',
-    body: { idToken } satisfies FirebaseSignInInput,
-    schema: UserAnswerSchema,
-  });
+  return deferredLogout.signIn(() =>
+    apiRequest('/auth/firebase', {
+      method: 'POST',
+      body: { idToken } satisfies FirebaseSignInInput,
+      schema: UserAnswerSchema,
+    }),
+  );
 }
 
 export function logOut(): Promise<void> {

@@ -1,0 +1,419 @@
+import { randomUUID } from 'node:crypto';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { Subject, filter } from 'rxjs';
+import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import type { Flight } from '@skyport/shared';
+import {
+  createLocalDatabase,
+  PERSONAL_COLLECTIONS,
+  type SkyportDatabase,
+} from '../../../db/database.ts';
+import type { LocalData } from '../../../data/local-data.ts';
+import { addFavourite } from '../../favourites/data/favourites.ts';
+import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
+import { startTestServer, type TestActor, type TestServer } from '../../../sync/test-server.ts';
+import {
+  createDeferredLogout,
+  memoryPendingLogout,
+  type DeferredLogout,
+} from './deferred-logout.ts';
+import { logOutKeepingChanges, type LogoutChoice } from './log-out.ts';
+
+/**
+ * The logout sequence (issue 14, "logout that loses nothing") against a real server: RxDB on
+ * fake-indexeddb, the sync engine, and a network that can be cut, slowed or left unanswered.
+ * `session` plays the browser's session cookie: it goes with every request (as a Bearer token),
+ * a successful logout clears it, a login replaces it.
+ */
+
+let server: TestServer;
+let db: SkyportDatabase;
+let engine: SyncEngine;
+let data: LocalData;
+let deferred: DeferredLogout;
+let session: string | null = null;
+let online = true;
+/** Push requests wait this long before they go out. */
+let pushDelayMs = 0;
+/** Push requests go out but get no answer until the network changes. */
+let pushesHang = false;
+const online$ = new Subject<boolean>();
+const inFlight = new Set<AbortController>();
+/** Every request that reached the network, in order: `METHOD /path`. */
+const sent: string[] = [];
+
+const networkFetch: typeof fetch = async (input, init) => {
+  if (!online) throw new TypeError('fetch failed (offline)');
+  const controller = new AbortController();
+  inFlight.add(controller);
+  init?.signal?.addEventListener('abort', () => controller.abort());
+  const url = new URL(String(input));
+  try {
+    if (url.pathname.endsWith('/push')) {
+      if (pushDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, pushDelayMs));
+      if (pushesHang)
+        await new Promise((_, reject) =>
+          controller.signal.addEventListener('abort', () => reject(new TypeError('aborted'))),
+        );
+    }
+    if (!online) throw new TypeError('fetch failed (offline)');
+    sent.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+    return await fetch(input, { ...init, signal: controller.signal });
+  } finally {
+    inFlight.delete(controller);
+  }
+};
+
+/** Cuts or restores the network; open requests drop. `announce`: the browser's online event. */
+function setOnline(value: boolean, announce = true) {
+  online = value;
+  pushesHang = false;
+  for (const controller of inFlight) controller.abort();
+  if (announce) online$.next(value);
+}
+
+/** The browser's `POST /api/auth/logout` with its cookie (app-deferred-logout.ts's rules). */
+async function endServerSession(): Promise<void> {
+  const response = await networkFetch(`${server.url}/api/auth/logout`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...(session ? { Authorization: `Bearer ${session}` } : {}),
+    },
+    body: '{}',
+  });
+  if (response.status >= 500 || response.status === 429) throw new Error(`${response.status}`);
+  session = null;
+}
+
+/** A login through the form: a new session (the server ends the one the request carries). */
+async function logIn(actor: TestActor): Promise<string> {
+  const response = await networkFetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...(session ? { Authorization: `Bearer ${session}` } : {}),
+    },
+    body: JSON.stringify({ email: actor.email, password: actor.password }),
+  });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { token: string };
+  session = body.token;
+  return body.token;
+}
+
+/** The status of `GET /api/auth/me` with a session token, from outside the device. */
+async function me(token: string): Promise<number> {
+  const response = await fetch(`${server.url}/api/auth/me`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return response.status;
+}
+
+async function signedIn(actor: TestActor): Promise<string> {
+  const token = await logIn(actor);
+  await engine.setUser({ id: actor.id!, role: 'customer', airlineId: null });
+  await engine.awaitInSync();
+  return token;
+}
+
+async function localFlight(index: number): Promise<Flight> {
+  const doc = await db.collections.flights.findOne(server.flightIds[index]!).exec();
+  if (!doc) throw new Error(`flight ${index} is not in the local database`);
+  return doc.toJSON() as Flight;
+}
+
+async function serverFavourites(userId: string): Promise<string[]> {
+  const rows = await server.control<{ user_id: string; flight_id: string; deleted: boolean }[]>(
+    'GET',
+    '/__test/rows/favourites',
+  );
+  return rows.filter((r) => r.user_id === userId && !r.deleted).map((r) => r.flight_id);
+}
+
+async function personalDocuments(): Promise<number> {
+  let count = 0;
+  for (const name of PERSONAL_COLLECTIONS) count += await db.collections[name].count().exec();
+  return count;
+}
+
+async function eventually(check: () => Promise<boolean>, ms = 10_000) {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A user's answer the test gives when it wants: `asked` resolves with the count shown. */
+function userAnswer() {
+  let answer!: (choice: LogoutChoice) => void;
+  let shown!: (unsent: number) => void;
+  const asked = new Promise<number>((resolve) => (shown = resolve));
+  const choice = new Promise<LogoutChoice>((resolve) => (answer = resolve));
+  return {
+    asked,
+    answer,
+    choose: (unsent: number) => {
+      shown(unsent);
+      return choice;
+    },
+  };
+}
+
+function logOut(choose: (unsent: number) => Promise<LogoutChoice>, pushWaitMs = 5000) {
+  return logOutKeepingChanges({ engine, deferred, choose, isOnline: () => online, pushWaitMs });
+}
+
+const neverAsked = (unsent: number): Promise<LogoutChoice> => {
+  throw new Error(`asked about ${unsent} unsent changes`);
+};
+
+beforeAll(async () => {
+  server = await startTestServer({ flights: 12 });
+  db = await createLocalDatabase({
+    name: `logout-${randomUUID()}`,
+    indexedDB,
+    IDBKeyRange,
+    devMode: true,
+    multiInstance: false,
+  });
+  engine = createSyncEngine({
+    db,
+    transport: {
+      baseUrl: `${server.url}/api`,
+      fetch: networkFetch,
+      headers: (): Record<string, string> =>
+        session ? { Authorization: `Bearer ${session}` } : {},
+    },
+    retry: { baseMs: 100, maxMs: 500 },
+    onlineEvents: online$,
+    initiallyOnline: true,
+  });
+  data = { db, engine };
+  engine.start();
+  await engine.awaitInSync();
+});
+
+beforeEach(() => {
+  deferred?.dispose();
+  deferred = createDeferredLogout({
+    store: memoryPendingLogout(),
+    endServerSession,
+    onOnline: (listener) => {
+      const subscription = online$.pipe(filter(Boolean)).subscribe(listener);
+      return () => subscription.unsubscribe();
+    },
+    retryMs: 0,
+  });
+  setOnline(true, false);
+  pushDelayMs = 0;
+  sent.length = 0;
+});
+
+afterAll(async () => {
+  deferred?.dispose();
+  await engine?.stop();
+  await db?.close();
+  await server?.stop();
+});
+
+test('a change still queued at logout is pushed while the session is valid, then the session ends and the device is wiped', async () => {
+  const customer = server.actors.customer;
+  const token = await signedIn(customer);
+  // A slow network: the favourite is still on its way when the user logs out.
+  pushDelayMs = 1500;
+  expect(await addFavourite(data, await localFlight(0))).toEqual({ ok: true });
+
+  const outcome = await logOut(neverAsked);
+
+  expect(outcome).toEqual({ status: 'loggedOut', discarded: 0, serverSession: 'ended' });
+  expect(await serverFavourites(customer.id!)).toContain(server.flightIds[0]);
+  // The push went out before the logout, and nothing personal after it.
+  const push = sent.indexOf('POST /api/sync/favourites/push');
+  const logout = sent.indexOf('POST /api/auth/logout');
+  expect(push).toBeGreaterThanOrEqual(0);
+  expect(logout).toBeGreaterThan(push);
+  expect(await me(token)).toBe(401);
+  expect(await personalDocuments()).toBe(0);
+  expect(engine.user).toBeNull();
+  expect(deferred.pending).toBe(false);
+});
+
+test('a change that cannot be sent in time is counted and the user asked; nothing ends or goes before the answer, and "stay" keeps it all', async () => {
+  const customer = server.actors.customer;
+  const token = await signedIn(customer);
+  // The server takes the request and never answers: the push cannot complete within the wait.
+  pushesHang = true;
+  await addFavourite(data, await localFlight(1));
+
+  const user = userAnswer();
+  const started = Date.now();
+  const loggingOut = logOut(user.choose, 1000);
+  expect(await user.asked).toBe(1);
+  // The bounded wait, not longer.
+  expect(Date.now() - started).toBeLessThan(4000);
+  // Asked: still signed in everywhere, the change still on the device.
+  expect(await me(token)).toBe(200);
+  expect(engine.user?.id).toBe(customer.id);
+  expect(await db.collections.favourites.findOne(server.flightIds[1]!).exec()).not.toBeNull();
+  expect(sent).not.toContain('POST /api/auth/logout');
+  expect(deferred.pending).toBe(false);
+
+  user.answer('stay');
+  expect(await loggingOut).toEqual({ status: 'stayed', unsent: 1 });
+  expect(await me(token)).toBe(200);
+  expect(engine.user?.id).toBe(customer.id);
+  expect(await db.collections.favourites.findOne(server.flightIds[1]!).exec()).not.toBeNull();
+
+  // The network answers again: the kept change reaches the server, and a logout now asks nothing.
+  setOnline(true);
+  await eventually(async () =>
+    (await serverFavourites(customer.id!)).includes(server.flightIds[1]!),
+  );
+  expect(await logOut(neverAsked)).toEqual({
+    status: 'loggedOut',
+    discarded: 0,
+    serverSession: 'ended',
+  });
+  expect(await me(token)).toBe(401);
+});
+
+test('offline: the unsent change is counted, "log out anyway" wipes the device at once, and the session ends when the connection returns', async () => {
+  const customer = server.actors.customer;
+  const token = await signedIn(customer);
+  setOnline(false);
+  await addFavourite(data, await localFlight(2));
+
+  const user = userAnswer();
+  const started = Date.now();
+  const loggingOut = logOut(user.choose);
+  // Offline there is nothing to wait for.
+  expect(await user.asked).toBe(1);
+  expect(Date.now() - started).toBeLessThan(1000);
+  expect(await db.collections.favourites.findOne(server.flightIds[2]!).exec()).not.toBeNull();
+
+  user.answer('logOut');
+  expect(await loggingOut).toEqual({
+    status: 'loggedOut',
+    discarded: 1,
+    serverSession: 'deferred',
+  });
+  expect(Date.now() - started).toBeLessThan(2000);
+  // Wiped at once; the server session is still open and remembered as to be ended.
+  expect(await personalDocuments()).toBe(0);
+  expect(engine.user).toBeNull();
+  expect(deferred.pending).toBe(true);
+  expect(await me(token)).toBe(200);
+
+  setOnline(true);
+  await eventually(async () => (await me(token)) === 401);
+  expect(deferred.pending).toBe(false);
+  // The discarded change never reached the server.
+  expect(await serverFavourites(customer.id!)).not.toContain(server.flightIds[2]);
+});
+
+test('offline with nothing unsent: no question, wiped at once, and the next start ends the session before anything else', async () => {
+  const customer = server.actors.customer;
+  const token = await signedIn(customer);
+  setOnline(false);
+  expect(await logOut(neverAsked)).toEqual({
+    status: 'loggedOut',
+    discarded: 0,
+    serverSession: 'deferred',
+  });
+  expect(await personalDocuments()).toBe(0);
+  expect(deferred.pending).toBe(true);
+
+  // Back online without an online event (the app was closed meanwhile): the next start settles it.
+  setOnline(true, false);
+  sent.length = 0;
+  expect(await deferred.settle()).toBe(true);
+  expect(sent[0]).toBe('POST /api/auth/logout');
+  expect(await me(token)).toBe(401);
+  expect(deferred.pending).toBe(false);
+});
+
+test('offline right after a login, before its first pulls came: the logout does not wait for them', async () => {
+  const customer = server.actors.customer;
+  const token = await logIn(customer);
+  setOnline(false);
+  // The login's switch waits (up to 10 s) for the cart's and favourites' first pulls.
+  const switching = engine.setUser({ id: customer.id!, role: 'customer', airlineId: null });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+
+  const started = Date.now();
+  expect(await logOut(neverAsked)).toEqual({
+    status: 'loggedOut',
+    discarded: 0,
+    serverSession: 'deferred',
+  });
+  expect(Date.now() - started).toBeLessThan(2000);
+  await switching;
+  expect(engine.user).toBeNull();
+  expect(await personalDocuments()).toBe(0);
+
+  setOnline(true);
+  await eventually(async () => (await me(token)) === 401);
+});
+
+test('a new login before the deferred logout went out keeps its session; the old one is ended by the login', async () => {
+  const customer = server.actors.customer;
+  const oldToken = await signedIn(customer);
+  setOnline(false);
+  await logOut(neverAsked);
+  expect(deferred.pending).toBe(true);
+
+  // The connection is back, but the deferred logout has not gone out yet when the user logs in.
+  setOnline(true, false);
+  const newToken = await deferred.signIn(() => logIn(customer));
+  expect(deferred.pending).toBe(false);
+  expect(await me(oldToken)).toBe(401);
+  expect(await me(newToken)).toBe(200);
+
+  // The online event comes: nothing is sent, the new session stays.
+  sent.length = 0;
+  online$.next(true);
+  expect(await deferred.settle()).toBe(true);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(sent).not.toContain('POST /api/auth/logout');
+  expect(await me(newToken)).toBe(200);
+  await endServerSession();
+});
+
+test('a sign-in waits for a deferred logout already on its way, so that its answer cannot end the new session', async () => {
+  const customer = server.actors.customer;
+  await signedIn(customer);
+  setOnline(false);
+  await logOut(neverAsked);
+
+  setOnline(true, false);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const order: string[] = [];
+  const slow = createDeferredLogout({
+    store: memoryPendingLogout(),
+    async endServerSession() {
+      await gate;
+      await endServerSession();
+      order.push('logout');
+    },
+    retryMs: 0,
+  });
+  slow.defer();
+  const settling = slow.settle();
+  const signingIn = slow.signIn(async () => {
+    order.push('login');
+    return logIn(customer);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(order).toEqual([]);
+  release();
+  expect(await settling).toBe(true);
+  const newToken = await signingIn;
+  expect(order).toEqual(['logout', 'login']);
+  expect(slow.pending).toBe(false);
+  expect(await me(newToken)).toBe(200);
+  slow.dispose();
+  await endServerSession();
+});
