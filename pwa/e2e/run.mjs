@@ -1,5 +1,6 @@
 // Runs every browser test of the PWA against the production build and a real server:
-// the guest/customer journeys, the airline/admin journeys and the local-first harness.
+// the guest/customer journeys, the airline/admin journeys, the checkout against a slow payment
+// provider and the local-first harness.
 // Needs Chromium: CHROMIUM_PATH, Debian's /usr/bin/chromium or a Playwright-managed one
 // (find-chromium.mjs); every config launches the one found here.
 import { spawnSync } from 'node:child_process';
@@ -16,6 +17,7 @@ const steps = [
   ['vite', 'build'],
   ['playwright', 'test', '-c', 'e2e/support/playwright.config.ts'],
   ['playwright', 'test', '-c', 'e2e/airline-admin/playwright.config.ts'],
+  ['playwright', 'test', '-c', 'e2e/checkout/playwright.config.ts'],
   ['vite', 'build', '-c', 'e2e/local-first/vite.config.ts'],
   ['playwright', 'test', '-c', 'e2e/local-first/playwright.config.ts'],
 ];

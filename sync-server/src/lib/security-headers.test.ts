@@ -143,7 +143,7 @@ describe('every answer carries the security headers', () => {
 });
 
 describe('the Content-Security-Policy', () => {
-  test('allows the inline scripts of the served index.html by hash, and Stripe and Google', async () => {
+  test('allows the inline scripts of the served index.html by hash, and Stripe, PayPal and Google', async () => {
     const response = await app().request('/');
     const csp = directives(response.headers.get('content-security-policy'));
     expect(csp.get('script-src')).toEqual([
@@ -151,6 +151,7 @@ describe('the Content-Security-Policy', () => {
       themeHash,
       'https://js.stripe.com',
       'https://*.js.stripe.com',
+      'https://www.paypal.com',
       'https://apis.google.com',
     ]);
     expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
@@ -159,6 +160,8 @@ describe('the Content-Security-Policy', () => {
     expect(csp.get('connect-src')).toEqual([
       "'self'",
       'https://api.stripe.com',
+      'https://www.paypal.com',
+      'https://www.sandbox.paypal.com',
       'https://identitytoolkit.googleapis.com',
       'https://securetoken.googleapis.com',
     ]);
@@ -166,6 +169,8 @@ describe('the Content-Security-Policy', () => {
       'https://js.stripe.com',
       'https://*.js.stripe.com',
       'https://hooks.stripe.com',
+      'https://www.paypal.com',
+      'https://www.sandbox.paypal.com',
       'https://*.firebaseapp.com',
     ]);
     expect(csp.get('worker-src')).toEqual(["'self'"]);

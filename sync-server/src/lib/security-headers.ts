@@ -12,9 +12,9 @@ type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
  * own HTML pages); add a source here only with the feature that needs it.
  *
  * Not listed, on purpose:
- * - PayPal: the PWA loads no PayPal SDK. A PayPal checkout sends the buyer to PayPal's approval
- *   page with a top-level navigation (`window.location.assign(approvalUrl)`, pwa/src/app/routes/
- *   shopping.tsx), which CSP does not govern; the server talks to PayPal's API itself.
+ * - *.paypal.com, *.paypalobjects.com, *.venmo.com (PayPal's generic advice): the PWA loads the
+ *   JavaScript SDK with the PayPal buttons only (no Venmo, no card fields), so only its hosts
+ *   below are allowed. PayPal's approval window is a popup, which CSP does not govern.
  * - https://www.gstatic.com, https://accounts.google.com, https://*.googleapis.com: Firebase's
  *   Google sign-in is bundled (no SDK from a CDN), uses no reCAPTCHA and opens Google's account
  *   page in a popup window (not a frame); its only network calls go to the two hosts below.
@@ -31,6 +31,18 @@ const STRIPE = {
   frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
   /** Stripe.js creates the payment method from the page (`stripe.createPaymentMethod`). */
   connect: ['https://api.stripe.com'],
+};
+const PAYPAL = {
+  /**
+   * PayPal's JavaScript SDK (`PayPalScriptProvider` in pwa/src/features/checkout/components/
+   * paypal-buttons.tsx adds a <script> from https://www.paypal.com/sdk/js), only on /payment and
+   * only when the server runs PayPal wallets.
+   */
+  script: ['https://www.paypal.com'],
+  /** The buttons are PayPal's frames: live, or the sandbox for a sandbox client id. */
+  frame: ['https://www.paypal.com', 'https://www.sandbox.paypal.com'],
+  /** The SDK's own calls from the page (its logger, the buttons' set-up). */
+  connect: ['https://www.paypal.com', 'https://www.sandbox.paypal.com'],
 };
 const FIREBASE = {
   /** Google's gapi loader, which `signInWithPopup` uses to set up its helper iframe. */
@@ -51,8 +63,9 @@ function documentPolicy(
   return {
     defaultSrc: ["'self'"],
     // The app's own bundle (/assets/*, loaded by index.html's loader), index.html's inline scripts
-    // by hash, Stripe.js on the payment page and Google's loader for Google sign-in.
-    scriptSrc: ["'self'", ...scriptHashes, ...STRIPE.script, ...FIREBASE.script],
+    // by hash, Stripe.js and PayPal's SDK on the payment page and Google's loader for Google
+    // sign-in.
+    scriptSrc: ["'self'", ...scriptHashes, ...STRIPE.script, ...PAYPAL.script, ...FIREBASE.script],
     // React style attributes, ApexCharts' injected styles, index.html's <style>, and the server's
     // test-wallet page (an inline <style>, no script): inline styles cannot run code.
     styleSrc: ["'self'", "'unsafe-inline'"],
@@ -60,9 +73,9 @@ function documentPolicy(
     // stylesheet and the charts use data: URIs; blob: for images made in the page.
     imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
     fontSrc: ["'self'", 'data:'],
-    // The API, sync (fetch and the event stream) on our origin; Stripe and Firebase Auth.
-    connectSrc: ["'self'", ...STRIPE.connect, ...FIREBASE.connect],
-    frameSrc: [...STRIPE.frame, ...FIREBASE.frame],
+    // The API, sync (fetch and the event stream) on our origin; Stripe, PayPal and Firebase Auth.
+    connectSrc: ["'self'", ...STRIPE.connect, ...PAYPAL.connect, ...FIREBASE.connect],
+    frameSrc: [...STRIPE.frame, ...PAYPAL.frame, ...FIREBASE.frame],
     // The service worker (/sw.js, workbox) is ours; so is the web app manifest.
     workerSrc: ["'self'"],
     manifestSrc: ["'self'"],

@@ -7,7 +7,8 @@ import type { PaymentProvider } from './provider.ts';
  * between two steps: the provider holds or took the money but the server never recorded it.
  */
 
-export type FaultedCall = 'authorize' | 'createWalletOrder' | 'capture' | 'release';
+export type FaultedCall =
+  'authorize' | 'resumeAuthorization' | 'createWalletOrder' | 'capture' | 'release';
 
 export interface FaultHooks {
   /** Runs before the provider is called; throw to fail the call, await to delay it. */
@@ -60,6 +61,10 @@ export function withFaults<P extends PaymentProvider>(provider: P, hooks: FaultH
     const create = provider.createWalletOrder.bind(provider);
     wrapped.createWalletOrder = (amount, key, urls) =>
       run('createWalletOrder', () => create(amount, key, urls));
+  }
+  if (provider.resumeAuthorization) {
+    const resume = provider.resumeAuthorization.bind(provider);
+    wrapped.resumeAuthorization = (id) => run('resumeAuthorization', () => resume(id));
   }
   // Keep the wrapped provider's own extras (the test provider's inspection helpers).
   return Object.assign(Object.create(provider) as P, wrapped);

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { createPayPalProvider } from './paypal-provider.ts';
+import { delay, withFaults } from './faults.ts';
 import { createPaymentGateway, type PaymentGateway, type PaymentProvider } from './provider.ts';
 import { createStripeProvider } from './stripe-provider.ts';
 import { createTestPaymentProvider } from './test-provider.ts';
@@ -17,6 +18,8 @@ export interface PaymentSettings {
   stripeWebhookSecret?: string | undefined;
   /** Public: the PWA's Stripe card element needs it. */
   stripePublishableKey?: string | undefined;
+  /** Public: the PWA's PayPal buttons (the JavaScript SDK) need it. */
+  paypalClientId?: string | undefined;
   /** When set, the server finishes stalled checkouts this often (see checkout.reconcile). */
   reconcileEveryMs?: number | undefined;
 }
@@ -47,10 +50,11 @@ export function createPaymentsFromConfig(config: Config): Payments {
     timeoutMs: config.PAYMENT_TIMEOUT_MS,
     stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET,
     stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY,
+    paypalClientId: config.PAYPAL_CLIENT_ID,
     reconcileEveryMs: 60_000,
   };
   if (config.PAYMENT_PROVIDER === 'test')
-    return createPayments([createTestPaymentProvider()], settings);
+    return createPayments([testProviderFor(config, process.env)], settings);
   const providers: PaymentProvider[] = [];
   if (config.STRIPE_SECRET_KEY) {
     providers.push(
@@ -72,4 +76,33 @@ export function createPaymentsFromConfig(config: Config): Payments {
     );
   }
   return createPayments(providers, settings);
+}
+
+/**
+ * The test provider of `PAYMENT_PROVIDER=test`, with one TEST-ONLY fault for the browser test of
+ * a provider that does not answer in time (pwa/e2e/checkout/): `TEST_PAYMENT_SLOW_AUTHORIZATIONS=N`
+ * makes the first N authorisations of every checkout (per idempotency key) answer only after
+ * twice `PAYMENT_TIMEOUT_MS`, so the checkout gives up on them (503 payment_pending) and a later
+ * retry with the same key completes. Ignored when NODE_ENV is production (where the test provider
+ * itself needs ALLOW_TEST_PAYMENTS): a production server can never be made slow on purpose.
+ */
+export function testProviderFor(
+  config: Pick<Config, 'NODE_ENV' | 'PAYMENT_TIMEOUT_MS'>,
+  env: Record<string, string | undefined>,
+): PaymentProvider {
+  const provider = createTestPaymentProvider();
+  const slow = Number(env.TEST_PAYMENT_SLOW_AUTHORIZATIONS ?? 0);
+  if (config.NODE_ENV === 'production' || !Number.isInteger(slow) || slow <= 0) return provider;
+  const calls = new Map<string, number>();
+  const late = delay(config.PAYMENT_TIMEOUT_MS * 2);
+  const faulted = withFaults(provider, {});
+  return Object.assign(faulted, {
+    authorize: async (...args: Parameters<PaymentProvider['authorize']>) => {
+      const key = args[1];
+      const made = calls.get(key) ?? 0;
+      calls.set(key, made + 1);
+      if (made < slow) await late();
+      return provider.authorize(...args);
+    },
+  });
 }

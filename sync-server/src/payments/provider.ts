@@ -24,6 +24,23 @@ export interface Authorization {
   amountCents: number;
 }
 
+/**
+ * The card needs the buyer's own step before anything is held (3-D Secure): the PWA completes it
+ * with the provider's client library (Stripe.js `handleNextAction`), then the checkout asks the
+ * provider again (`resumeAuthorization`). Nothing is captured before that.
+ */
+export interface ActionRequired {
+  actionRequired: true;
+  /** The provider's id of the pending payment (a Stripe PaymentIntent). */
+  id: string;
+  /** What the buyer's browser needs to complete the step (the PaymentIntent's client secret). */
+  clientSecret: string;
+}
+
+export function isActionRequired(result: Authorization | ActionRequired): result is ActionRequired {
+  return 'actionRequired' in result;
+}
+
 export interface WalletOrder {
   /** The provider's id of the order the buyer approves. */
   orderId: string;
@@ -49,7 +66,8 @@ export interface PaymentProvider {
   normalizeCardMethod(id: string): string;
   /**
    * Holds `amountCents` on the method without capturing. Idempotent per key: the same key
-   * returns the same authorisation.
+   * returns the same authorisation. A card that needs the buyer's authentication answers
+   * ActionRequired instead (nothing held yet).
    * @throws PaymentDeclinedError when the provider refused (nothing is held);
    *         PaymentUnavailableError when the outcome is unknown (timeout, provider error).
    */
@@ -57,7 +75,14 @@ export interface PaymentProvider {
     amountCents: number,
     idempotencyKey: string,
     method: PaymentMethod,
-  ): Promise<Authorization>;
+  ): Promise<Authorization | ActionRequired>;
+  /**
+   * Card providers with a buyer step: where a payment that answered ActionRequired stands now,
+   * an authorisation once the buyer completed the step, or ActionRequired while they have not.
+   * @throws PaymentDeclinedError when the authentication failed (nothing is held);
+   *         PaymentUnavailableError when the outcome is unknown.
+   */
+  resumeAuthorization?(id: string): Promise<Authorization | ActionRequired>;
   /** Wallet providers: creates the order the buyer approves at `approvalUrl`. Idempotent per key. */
   createWalletOrder?(
     amountCents: number,

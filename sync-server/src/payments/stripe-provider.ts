@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import {
   PaymentDeclinedError,
   PaymentUnavailableError,
+  type ActionRequired,
   type Authorization,
   type PaymentMethod,
   type PaymentProvider,
@@ -10,7 +11,9 @@ import {
 /**
  * Stripe cards through PaymentIntents: created on the server with the server's amount and
  * `capture_method: manual` (an authorisation), captured after the order is written, cancelled
- * when it is not. Every request carries an idempotency key derived from the checkout's key.
+ * when it is not. A card that needs 3-D Secure leaves the intent `requires_action`: the PWA
+ * completes the step with Stripe.js and the checkout retrieves the intent again
+ * (`resumeAuthorization`); it is held (`requires_capture`) only then. Every request carries an idempotency key derived from the checkout's key.
  */
 
 export interface StripeProviderOptions {
@@ -92,6 +95,40 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
     }
   }
 
+  /**
+   * What a PaymentIntent's status means for the checkout: held (`requires_capture`), the buyer's
+   * 3-D Secure step (`requires_action`), or refused. A refused or unexpected intent is cancelled
+   * so that nothing stays held.
+   */
+  async function settled(
+    intent: Stripe.PaymentIntent,
+    releaseKey: string,
+  ): Promise<Authorization | ActionRequired> {
+    if (intent.status === 'requires_capture') return { id: intent.id, amountCents: intent.amount };
+    if (intent.status === 'requires_action' && intent.client_secret) {
+      return { actionRequired: true, id: intent.id, clientSecret: intent.client_secret };
+    }
+    if (intent.status === 'processing') {
+      throw new PaymentUnavailableError(`Stripe is still processing ${intent.id}`);
+    }
+    if (intent.status !== 'canceled') {
+      await client.paymentIntents
+        .cancel(intent.id, {}, { idempotencyKey: releaseKey })
+        .catch(() => {});
+    }
+    if (intent.status === 'requires_payment_method' || intent.status === 'canceled') {
+      // The buyer's authentication failed (or was abandoned): Stripe detached the card.
+      throw new PaymentDeclinedError(
+        'authentication_failed',
+        intent.last_payment_error?.message ?? 'We could not authenticate your card.',
+      );
+    }
+    throw new PaymentDeclinedError(
+      'authentication_required',
+      'Your card needs an authentication step.',
+    );
+  }
+
   return {
     name: 'stripe',
     methods: ['card'],
@@ -102,7 +139,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
       amountCents: number,
       idempotencyKey: string,
       method: PaymentMethod,
-    ): Promise<Authorization> {
+    ): Promise<Authorization | ActionRequired> {
       if (method.type !== 'card')
         throw new PaymentDeclinedError('unsupported_method', 'Stripe takes cards only');
       let intent: Stripe.PaymentIntent;
@@ -116,6 +153,9 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
             automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
             capture_method: 'manual',
             confirm: true,
+            // 3-D Secure is completed in the page by Stripe.js (`handleNextAction`), not by a
+            // redirect: the next action is then `use_stripe_sdk`.
+            use_stripe_sdk: true,
             ...(method.receiptEmail ? { receipt_email: method.receiptEmail } : {}),
           },
           { idempotencyKey: `auth:${idempotencyKey}` },
@@ -123,17 +163,17 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
       } catch (error) {
         throw translate(error, 'authorize');
       }
-      if (intent.status !== 'requires_capture') {
-        // 3-D Secure or any other step the server cannot complete: nothing may stay held.
-        await client.paymentIntents
-          .cancel(intent.id, {}, { idempotencyKey: `release:${idempotencyKey}` })
-          .catch(() => {});
-        throw new PaymentDeclinedError(
-          'authentication_required',
-          'Your card needs an authentication step.',
-        );
+      return settled(intent, `release:${idempotencyKey}`);
+    },
+
+    async resumeAuthorization(id: string): Promise<Authorization | ActionRequired> {
+      let intent: Stripe.PaymentIntent;
+      try {
+        intent = await client.paymentIntents.retrieve(id);
+      } catch (error) {
+        throw translate(error, 'retrieve');
       }
-      return { id: intent.id, amountCents: intent.amount };
+      return settled(intent, `release:${id}`);
     },
 
     async capture(authorizationId: string, amountCents: number, idempotencyKey: string) {

@@ -590,6 +590,7 @@ test('GET /api/checkout/config tells the checkout screen which providers run and
     wallet: 'test',
     testMode: true,
     stripePublishableKey: null,
+    paypalClientId: null,
   });
 });
 

@@ -5,6 +5,7 @@ import { AppError, ErrorCode } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Payments } from '../../payments/index.ts';
 import {
+  isActionRequired,
   PaymentDeclinedError,
   withTimeout,
   type PaymentProvider,
@@ -33,6 +34,10 @@ import {
  * lease lapsed, or the reconciler) continues from where it stands:
  *
  *   created → authorised → order transaction (stock, order, lines, sales, cart) → captured
+ *
+ * A buyer's step at the provider parks the row in `approval_pending`: a wallet order to approve,
+ * or a card's 3-D Secure authentication (the card's pending payment in `provider_order_id`).
+ * `confirm` (or a retry with the same key, for cards) continues it once the buyer is done.
  *
  * Failure rules: a decline before the order is written leaves nothing; no stock or a moved
  * price rolls the transaction back and releases the hold; an unknown outcome (timeout, provider
@@ -80,7 +85,9 @@ export interface CheckoutInput {
 
 export type CheckoutOutcome =
   | { status: 'completed'; payment: PaymentRow; orderId: string }
-  | { status: 'approval_required'; payment: PaymentRow; approvalUrl: string };
+  | { status: 'approval_required'; payment: PaymentRow; approvalUrl: string }
+  /** A card's 3-D Secure step: the PWA completes it with `clientSecret`, then confirms. */
+  | { status: 'action_required'; payment: PaymentRow; clientSecret: string };
 
 /** 503: the provider's answer is unknown; the same idempotency key continues the checkout. */
 export class PaymentPendingError extends AppError {
@@ -158,6 +165,55 @@ export function createCheckout(deps: CheckoutDeps) {
     const scopedKey = `${payment.user_id}:${key}`;
     for (;;) {
       if (FINAL.has(payment.status)) return payment;
+      if (payment.status === 'approval_pending' && payment.method === 'card') {
+        // The card's 3-D Secure step: where does the buyer's authentication stand?
+        const intentId = payment.provider_order_id ?? '';
+        if (mode === 'rollback') {
+          // Abandoned: whatever the buyer did, nothing may stay held.
+          await withTimeout(provider.release(intentId, scopedKey), timeoutMs, 'release');
+          payment = await updatePayment(
+            sql,
+            payment.id,
+            {
+              status: 'failed',
+              failure_code: 'expired',
+              failure_message: 'The card authentication was not completed',
+            },
+            0,
+          );
+          continue;
+        }
+        if (!provider.resumeAuthorization) throw new Error(`${provider.name} has no buyer step`);
+        try {
+          const result = await withTimeout(
+            provider.resumeAuthorization(intentId),
+            timeoutMs,
+            'resume authorisation',
+          );
+          if (isActionRequired(result)) {
+            // Still the buyer's turn: let go of the row so that their next confirm can take it.
+            await releaseLease(sql, payment.id);
+            clientSecrets.set(payment.id, result.clientSecret);
+            return payment;
+          }
+          // Held now: recorded before the order, so a crash here continues from `authorized`.
+          payment = await updatePayment(
+            sql,
+            payment.id,
+            { status: 'authorized', provider_payment_id: result.id },
+            leaseMs,
+          );
+        } catch (error) {
+          if (!(error instanceof PaymentDeclinedError)) throw error;
+          payment = await updatePayment(
+            sql,
+            payment.id,
+            { status: 'failed', failure_code: error.code, failure_message: error.message },
+            0,
+          );
+        }
+        continue;
+      }
       if (payment.status === 'approval_pending') {
         if (mode === 'rollback') {
           payment = await updatePayment(
@@ -214,6 +270,18 @@ export function createCheckout(deps: CheckoutDeps) {
             timeoutMs,
             'authorise',
           );
+          if (isActionRequired(authorization)) {
+            // 3-D Secure: nothing is held until the buyer authenticates.
+            payment = await updatePayment(
+              sql,
+              payment.id,
+              { status: 'approval_pending', provider_order_id: authorization.id },
+              0,
+            );
+            if (mode === 'rollback') continue;
+            clientSecrets.set(payment.id, authorization.clientSecret);
+            return payment;
+          }
           authorizationId = authorization.id;
         } catch (error) {
           if (!(error instanceof PaymentDeclinedError)) throw error;
@@ -316,6 +384,9 @@ export function createCheckout(deps: CheckoutDeps) {
 
   // The shop origin a wallet checkout started from, while its request runs.
   const walletOrigins = new Map<string, string>();
+  // A card's 3-D Secure client secret, from the provider to this request's answer. Never stored:
+  // a later request asks the provider again.
+  const clientSecrets = new Map<string, string>();
   function walletUrlsOf(payment: PaymentRow): WalletUrls {
     return walletUrlsFor(walletOrigins.get(payment.id) ?? deps.publicOrigin ?? '', payment.id);
   }
@@ -336,8 +407,13 @@ export function createCheckout(deps: CheckoutDeps) {
   }
 
   function outcomeOf(payment: PaymentRow): CheckoutOutcome {
+    const clientSecret = clientSecrets.get(payment.id);
+    clientSecrets.delete(payment.id);
     if (payment.status === 'captured' && payment.order_id) {
       return { status: 'completed', payment, orderId: payment.order_id };
+    }
+    if (payment.status === 'approval_pending' && payment.method === 'card' && clientSecret) {
+      return { status: 'action_required', payment, clientSecret };
     }
     if (payment.status === 'approval_pending' && payment.approval_url) {
       return { status: 'approval_required', payment, approvalUrl: payment.approval_url };
@@ -361,7 +437,12 @@ export function createCheckout(deps: CheckoutDeps) {
     let pause = 10;
     let current = payment;
     for (;;) {
-      if (FINAL.has(current.status) || current.status === 'approval_pending')
+      // A wallet waits for the buyer's approval (confirm continues it); a card's 3-D Secure step
+      // is looked up again at the provider, so a retry after the buyer authenticated completes.
+      if (
+        FINAL.has(current.status) ||
+        (current.status === 'approval_pending' && current.method === 'wallet')
+      )
         return outcomeOf(current);
       const leased = await takeLease(sql, current.id, leaseMs);
       if (leased) return outcomeOf(await drive(leased, 'forward'));
@@ -434,14 +515,19 @@ export function createCheckout(deps: CheckoutDeps) {
       }
     },
 
-    /** The buyer approved the wallet order: authorise it and finish the checkout. */
-    async confirmWallet(userId: string, paymentId: string): Promise<CheckoutOutcome> {
+    /**
+     * The buyer is back from their step at the provider: a wallet order approved (authorise it
+     * and finish), or a card's 3-D Secure done (or a card checkout whose answer was lost):
+     * continue it as a retry with its key would.
+     */
+    async confirm(userId: string, paymentId: string): Promise<CheckoutOutcome> {
       const payment = await findPayment(sql, paymentId);
       // Security: another customer's payment id is answered like an unknown one.
-      if (!payment || payment.user_id !== userId || payment.method !== 'wallet') {
+      if (!payment || payment.user_id !== userId) {
         throw new AppError(ErrorCode.NotFound, 'No such checkout');
       }
-      if (payment.status !== 'approval_pending') return replay(payment, undefined);
+      if (payment.method === 'card' || payment.status !== 'approval_pending')
+        return replay(payment, undefined);
       const leased = await takeLease(sql, payment.id, leaseMs);
       if (!leased) return replay(payment, undefined);
       const provider = providerOf(leased);
@@ -454,6 +540,7 @@ export function createCheckout(deps: CheckoutDeps) {
           timeoutMs,
           'authorise wallet',
         );
+        if (isActionRequired(authorization)) throw new Error('a wallet has no buyer step here');
         const authorized = await updatePayment(
           sql,
           leased.id,

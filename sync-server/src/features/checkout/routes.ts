@@ -69,6 +69,7 @@ const CheckoutBodySchema = z.discriminatedUnion('method', [
 ]);
 
 const PaymentIdParamSchema = z.object({ paymentId: IdSchema });
+const TestCardBodySchema = z.object({ number: text().trim().min(1).max(40) });
 const WalletOrderParamSchema = z.object({ orderId: text().regex(/^wo_test_[0-9a-f]{20}$/) });
 
 /** Security: only a signed-in customer with a verified email buys (spec §4, §6). */
@@ -114,6 +115,19 @@ async function answer(c: Context, sql: Sql, outcome: CheckoutOutcome) {
         status: 'approval_required',
         paymentId: outcome.payment.id,
         approvalUrl: outcome.approvalUrl,
+        // The provider's order id, for wallet buttons that open the approval themselves (PayPal).
+        walletOrderId: outcome.payment.provider_order_id,
+      },
+      202,
+    );
+  }
+  if (outcome.status === 'action_required') {
+    // A card's 3-D Secure step: the PWA completes it with Stripe.js, then confirms the checkout.
+    return c.json(
+      {
+        status: 'requires_action',
+        paymentId: outcome.payment.id,
+        clientSecret: outcome.clientSecret,
       },
       202,
     );
@@ -224,8 +238,20 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
       testMode: card === 'test' || wallet === 'test',
       stripePublishableKey:
         card === 'stripe' ? (payments.settings.stripePublishableKey ?? null) : null,
+      paypalClientId: wallet === 'paypal' ? (payments.settings.paypalClientId ?? null) : null,
     });
   });
+
+  // The test provider's card "element": turns a test card number into its payment-method id, as
+  // Stripe.js does for a real card, so that the PWA keeps (and retries with) a token, never a
+  // card number. Only while the test provider takes cards.
+  const testCards =
+    payments.forMethod('card')?.name === 'test' ? payments.forMethod('card') : undefined;
+  if (testCards) {
+    app.post('/payments/test-card', buyer(), validate('json', TestCardBodySchema), (c) =>
+      c.json({ paymentMethodId: testCards.normalizeCardMethod(c.req.valid('json').number) }),
+    );
+  }
 
   app.post('/stripe', buyer(), validate('json', StripeCheckoutBodySchema), async (c) => {
     const user = c.var.authUser;
@@ -273,10 +299,7 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     buyer(),
     validate('param', PaymentIdParamSchema),
     async (c) => {
-      const outcome = await checkout.confirmWallet(
-        c.var.authUser.id,
-        c.req.valid('param').paymentId,
-      );
+      const outcome = await checkout.confirm(c.var.authUser.id, c.req.valid('param').paymentId);
       return answer(c, sql, outcome);
     },
   );

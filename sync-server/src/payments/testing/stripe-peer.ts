@@ -15,11 +15,15 @@ export interface PeerIntent {
   amount: number;
   amount_received: number;
   currency: string;
-  status: 'requires_capture' | 'succeeded' | 'canceled' | 'requires_action';
+  status:
+    'requires_capture' | 'succeeded' | 'canceled' | 'requires_action' | 'requires_payment_method';
   capture_method: string;
-  payment_method: string;
+  payment_method: string | null;
   receipt_email: string | null;
   latest_charge: string | null;
+  client_secret: string;
+  next_action: { type: string; use_stripe_sdk?: Record<string, unknown> } | null;
+  last_payment_error: { code: string; message: string } | null;
 }
 
 export interface StripePeer {
@@ -31,6 +35,11 @@ export interface StripePeer {
   delayMs: number;
   /** The next `n` requests answer 500 (a provider outage). */
   failNext(n: number): void;
+  /**
+   * The buyer completes (or fails) the 3-D Secure challenge of an intent in `requires_action`,
+   * as Stripe.js `handleNextAction` would in the browser.
+   */
+  authenticate(intentId: string, outcome?: 'succeed' | 'fail'): void;
   close(): Promise<void>;
 }
 
@@ -42,6 +51,8 @@ const DECLINES: Record<string, { decline_code: string; message: string }> = {
   },
 };
 const OK_METHODS = new Set(['pm_card_visa', 'pm_card_mastercard']);
+/** Stripe's test card that always asks for 3-D Secure (4000 0027 6000 3184). */
+const AUTHENTICATION_REQUIRED = 'pm_card_authenticationRequired';
 
 export async function startStripePeer(options: { secretKey?: string } = {}): Promise<StripePeer> {
   const secretKey = options.secretKey ?? 'sk_test_local';
@@ -57,6 +68,22 @@ export async function startStripePeer(options: { secretKey?: string } = {}): Pro
     delayMs: 0,
     failNext(n) {
       failures = n;
+    },
+    authenticate(intentId, outcome = 'succeed') {
+      const intent = intents.get(intentId);
+      if (!intent || intent.status !== 'requires_action') return;
+      intent.next_action = null;
+      if (outcome === 'succeed') {
+        intent.status = 'requires_capture';
+      } else {
+        intent.status = 'requires_payment_method';
+        intent.payment_method = null;
+        intent.last_payment_error = {
+          code: 'payment_intent_authentication_failure',
+          message:
+            'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+        };
+      }
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -90,8 +117,9 @@ export async function startStripePeer(options: { secretKey?: string } = {}): Pro
           message: 'Amount must be at least $0.50 usd',
         });
       }
+      const id = `pi_${randomBytes(12).toString('hex')}`;
       const intent: PeerIntent = {
-        id: `pi_${randomBytes(12).toString('hex')}`,
+        id,
         object: 'payment_intent',
         amount,
         amount_received: 0,
@@ -101,7 +129,21 @@ export async function startStripePeer(options: { secretKey?: string } = {}): Pro
         payment_method: pm,
         receipt_email: form.get('receipt_email'),
         latest_charge: null,
+        client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+        next_action: null,
+        last_payment_error: null,
       };
+      if (pm === AUTHENTICATION_REQUIRED) {
+        // Confirmed on the server: the buyer's 3-D Secure step comes next. Without
+        // use_stripe_sdk, Stripe would ask for a redirect (and a return_url) instead.
+        intent.status = 'requires_action';
+        intent.next_action =
+          form.get('use_stripe_sdk') === 'true'
+            ? { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } }
+            : { type: 'redirect_to_url' };
+        intents.set(intent.id, intent);
+        return { status: 200, body: intent };
+      }
       const decline = DECLINES[pm];
       if (decline || !OK_METHODS.has(pm)) {
         // Stripe leaves a declined intent unusable; nothing is held on the card.
@@ -147,7 +189,10 @@ export async function startStripePeer(options: { secretKey?: string } = {}): Pro
       return { status: 200, body: intent };
     }
     if (method === 'POST' && action === 'cancel') {
-      if (intent.status !== 'requires_capture') return unexpectedState(intent, 'canceled');
+      if (
+        !['requires_capture', 'requires_action', 'requires_payment_method'].includes(intent.status)
+      )
+        return unexpectedState(intent, 'canceled');
       intent.status = 'canceled';
       return { status: 200, body: intent };
     }

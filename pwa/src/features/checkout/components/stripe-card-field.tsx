@@ -6,8 +6,10 @@ import { uiLabels } from '../../../ui/labels.ts';
 import type { CardFieldState } from './test-card-field.tsx';
 
 /**
- * Stripe's card element, used instead of the test form when the PWA is built with a Stripe
- * publishable key. This module (and Stripe.js) loads only on /payment (React.lazy).
+ * Stripe's card element, used instead of the test form when the server runs Stripe cards (its
+ * publishable key comes from `GET /api/checkout/config`). This module (and Stripe.js) loads only
+ * on /payment (React.lazy). A card that needs 3-D Secure is authenticated after the checkout asks
+ * for it (../stripe/card-authentication.ts).
  */
 export default function StripeCardField({
   publishableKey,

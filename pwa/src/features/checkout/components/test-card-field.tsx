@@ -1,13 +1,15 @@
 import { useId, useState } from 'react';
 import { uiLabels } from '../../../ui/labels.ts';
+import { createTestPaymentMethod } from '../api/checkout-api.ts';
 
 /** What a card field reports, like a provider's card element does. */
 export interface CardFieldState {
   complete: boolean;
   error: string | null;
   /**
-   * Turns the card into the provider's payment method id at pay time: the test provider takes
-   * the card number itself; Stripe's element creates a `pm_…` id. Rejects with a card error text.
+   * Turns the card into the provider's payment method id at pay time, once per attempt: the test
+   * provider's token (its `pm_…` twin, from our server), or Stripe's element's `pm_…` id. Rejects
+   * with a card error text.
    */
   createPaymentMethod: ((email: string) => Promise<string>) | null;
 }
@@ -65,14 +67,14 @@ export function evaluateCard(
   return {
     complete: numberOk && expiryOk && cvcOk,
     error,
-    createPaymentMethod: numberOk ? () => Promise.resolve(digits) : null,
+    createPaymentMethod: numberOk ? () => createTestPaymentMethod(digits) : null,
   };
 }
 
 /**
  * The built-in test provider's card form: number, expiry and CVC, reporting completeness and
  * errors the way a provider's card element does. Numbers never leave for anywhere but our server
- * in test mode.
+ * in test mode, which answers with a token; the attempt keeps (and retries with) the token only.
  */
 export function TestCardField({
   onChange,

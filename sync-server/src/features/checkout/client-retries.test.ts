@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { calculateTotals } from '@skyport/shared';
+import { createTestDatabase } from '../../test/database.ts';
+import { insertUser } from '../../test/actors.ts';
+import { createSession } from '../identity/sessions.ts';
+import { createPayments, testProviderFor } from '../../payments/index.ts';
+import { delay, withFaults } from '../../payments/faults.ts';
+import { createStripeProvider } from '../../payments/stripe-provider.ts';
+import {
+  createTestPaymentProvider,
+  type TestPaymentProvider,
+} from '../../payments/test-provider.ts';
+import { createShopApp, insertFlight, jsonRequest, putInCart } from './testing.ts';
+
+/**
+ * What the PWA's checkout relies on to never pay twice (issue 14): the test provider's card
+ * token (the PWA keeps a token per attempt, never a card number), continuing a card checkout by
+ * its payment id after a lost answer, and the test-only slow provider of the browser test.
+ */
+
+const { sql } = await createTestDatabase();
+let airlineId: string;
+
+beforeAll(async () => {
+  airlineId = (await insertUser(sql, { role: 'airline', airlineStatus: 'approved' })).airlineId!;
+});
+
+async function buyerWithCart(priceCents: number, amount: number) {
+  const user = await insertUser(sql, { role: 'customer' });
+  const { token } = await createSession(sql, user.id, 3600);
+  const flight = await insertFlight(sql, airlineId, { priceCents, tickets: 10 });
+  await putInCart(sql, user.id, flight, amount);
+  return {
+    user,
+    headers: { Authorization: `Bearer ${token}` },
+    total: calculateTotals([{ unitPriceCents: priceCents, amount }]).totalCents,
+  };
+}
+
+describe('POST /api/payments/test-card: the test provider tokenises a card like Stripe.js', () => {
+  test('test card numbers become their payment-method ids; anything else a token that is declined', async () => {
+    const { app } = createShopApp(sql);
+    const buyer = await buyerWithCart(10_00, 1);
+    const token = async (number: string) => {
+      const res = await app.request(
+        '/api/payments/test-card',
+        jsonRequest('POST', { number }, buyer.headers),
+      );
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { paymentMethodId: string }).paymentMethodId;
+    };
+    expect(await token('4242 4242 4242 4242')).toBe('pm_card_visa');
+    expect(await token('4000000000000002')).toBe('pm_card_chargeDeclined');
+    expect(await token('4000 0000 0000 9995')).toBe('pm_card_chargeDeclinedInsufficientFunds');
+    expect(await token('4111 1111 1111 1111')).toBe('pm_card_unknown_number');
+
+    // The token pays like the number did.
+    const paid = await app.request(
+      '/api/checkout',
+      jsonRequest(
+        'POST',
+        { method: 'card', paymentMethodId: await token('4242424242424242'), amount: buyer.total },
+        { ...buyer.headers, 'Idempotency-Key': randomUUID() },
+      ),
+    );
+    expect(paid.status).toBe(200);
+  });
+
+  test('only for buyers, and only while the test provider takes cards', async () => {
+    const { app } = createShopApp(sql);
+    const guest = await app.request(
+      '/api/payments/test-card',
+      jsonRequest('POST', { number: '4242424242424242' }),
+    );
+    expect(guest.status).toBe(401);
+
+    const stripe = createStripeProvider({ secretKey: 'sk_test_x', apiBase: 'http://127.0.0.1:9' });
+    const { app: real } = createShopApp(sql, { payments: createPayments([stripe]) });
+    const buyer = await buyerWithCart(10_00, 1);
+    const res = await real.request(
+      '/api/payments/test-card',
+      jsonRequest('POST', { number: '4242424242424242' }, buyer.headers),
+    );
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('a card checkout whose answer was lost', () => {
+  test('POST /api/checkout/{paymentId}/confirm continues it: one order, one capture', async () => {
+    let slow = true;
+    const provider = createTestPaymentProvider();
+    const payments = createPayments(
+      [withFaults(provider, { before: { authorize: () => (slow ? delay(600)() : undefined) } })],
+      { timeoutMs: 300 },
+    );
+    const { app } = createShopApp(sql, { payments });
+    const buyer = await buyerWithCart(80_00, 1);
+    const first = await app.request(
+      '/api/checkout',
+      jsonRequest(
+        'POST',
+        { method: 'card', paymentMethodId: 'pm_card_visa', amount: buyer.total },
+        { ...buyer.headers, 'Idempotency-Key': randomUUID() },
+      ),
+    );
+    expect(first.status).toBe(503);
+    const { details } = (await first.json()) as { details: { paymentId: string } };
+    slow = false;
+
+    const status = await app.request(`/api/checkout/${details.paymentId}`, {
+      headers: buyer.headers,
+    });
+    expect(await status.json()).toMatchObject({ status: 'created', orderId: null });
+
+    const done = await app.request(`/api/checkout/${details.paymentId}/confirm`, {
+      method: 'POST',
+      headers: buyer.headers,
+    });
+    expect(done.status).toBe(200);
+    const again = await app.request(`/api/checkout/${details.paymentId}/confirm`, {
+      method: 'POST',
+      headers: buyer.headers,
+    });
+    expect(((await again.json()) as any).order.id).toBe(((await done.json()) as any).order.id);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the late first call lands too
+    expect(provider.payments.size).toBe(1);
+    expect(provider.capturedCount()).toBe(1);
+  });
+});
+
+describe('TEST_PAYMENT_SLOW_AUTHORIZATIONS (test only)', () => {
+  const env = { TEST_PAYMENT_SLOW_AUTHORIZATIONS: '1' };
+
+  test('outside production, the first N authorisations of each checkout answer after the timeout, then the same key completes', async () => {
+    const provider = testProviderFor(
+      { NODE_ENV: 'development', PAYMENT_TIMEOUT_MS: 200 },
+      env,
+    ) as TestPaymentProvider;
+    const { app } = createShopApp(sql, {
+      payments: createPayments([provider], { timeoutMs: 200 }),
+    });
+    const buyer = await buyerWithCart(30_00, 1);
+    const send = (key: string) =>
+      app.request(
+        '/api/checkout',
+        jsonRequest(
+          'POST',
+          { method: 'card', paymentMethodId: 'pm_card_visa', amount: buyer.total },
+          { ...buyer.headers, 'Idempotency-Key': key },
+        ),
+      );
+    const key = randomUUID();
+    expect((await send(key)).status).toBe(503);
+    expect((await send(key)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(provider.payments.size).toBe(1);
+    expect(provider.capturedCount()).toBe(1);
+
+    // Every checkout gets its own slow first call.
+    await putInCart(
+      sql,
+      buyer.user.id,
+      await insertFlight(sql, airlineId, { priceCents: 30_00 }),
+      1,
+    );
+    const next = randomUUID();
+    expect((await send(next)).status).toBe(503);
+    expect((await send(next)).status).toBe(200);
+  });
+
+  test('ignored in production, and without a positive count', async () => {
+    for (const [nodeEnv, settings] of [
+      ['production', env],
+      ['development', {}],
+      ['development', { TEST_PAYMENT_SLOW_AUTHORIZATIONS: 'many' }],
+    ] as const) {
+      const provider = testProviderFor({ NODE_ENV: nodeEnv, PAYMENT_TIMEOUT_MS: 200 }, settings);
+      const started = Date.now();
+      await provider.authorize(1000, randomUUID(), { type: 'card', id: 'pm_card_visa' });
+      expect(Date.now() - started).toBeLessThan(150);
+    }
+  });
+});
