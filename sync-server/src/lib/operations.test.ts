@@ -196,8 +196,9 @@ describe('graceful shutdown', () => {
       );
     // Half start before the drain, half after it began (the listener is closed by then).
     const before = buyers.slice(0, 15).map((_, i) => checkout(first.base, i));
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const inFlightAtDrain = first.requests.inFlight() - 1; // the stream is one of them
+    // Drain once some checkouts are in the app (the stream is one of the requests in flight).
+    await expect.poll(() => first.requests.inFlight() - 1, { timeout: 10_000 }).toBeGreaterThan(3);
+    const inFlightAtDrain = first.requests.inFlight() - 1;
     const started = performance.now();
     const shutdown = shutDownGracefully({
       ...first,

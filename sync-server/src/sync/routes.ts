@@ -421,6 +421,8 @@ function streamChanges(c: Context<AuthEnv>, ctx: StreamContext, wanted: Wanted, 
           end('check-failed');
         } finally {
           checking = false;
+          // Changes held back while the session was being checked go out now (if it lives).
+          wake?.();
         }
       };
 
@@ -453,7 +455,9 @@ function streamChanges(c: Context<AuthEnv>, ctx: StreamContext, wanted: Wanted, 
         if (ending) stopListening();
         else if (!(await send(RESYNC_FRAME))) return;
         while (!ending) {
-          const next = queue.shift();
+          // Security: while a notice about this user's access is being checked, nothing is
+          // sent: a change committed after a session ended must not reach that session's stream.
+          const next = checking ? undefined : queue.shift();
           if (next !== undefined) {
             queuedBytes -= next.byteLength;
             if (!(await send(next))) return;
