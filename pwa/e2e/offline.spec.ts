@@ -1,4 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { messages } from '@skyport/shared';
+import { CATALOGUE_SYNCED_KEY } from '../src/features/catalog/data/catalogue-synced.ts';
 import {
   logIn,
   syncedCartCount,
@@ -67,7 +69,8 @@ test('offline, a guest still browses, searches and opens details from the local 
 }) => {
   await page.goto('/');
   await waitForFlights(page);
-  // A first visit shows the server's page; the catalogue downloads once the visitor engages.
+  // A first visit shows the server's page; the catalogue downloads by itself after the load
+  // (and at once when the visitor engages, as here).
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/page=2/);
   await waitForCatalogueOnDevice(page);
@@ -92,26 +95,105 @@ test('offline, a guest still browses, searches and opens details from the local 
   await context.setOffline(false);
 });
 
-test("a guest's first visit downloads the catalogue once the visitor engages, not before", async ({
+/**
+ * Long tasks of the page (PerformanceObserver 'longtask'), recorded from its first script on, and
+ * when the page first opened an IndexedDB database (the local data layer starting).
+ */
+function recordLongTasks(page: Page) {
+  return page.addInitScript(() => {
+    const page = window as unknown as { __longTasks?: [number, number][]; __firstIdb?: number };
+    page.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        page.__longTasks?.push([Math.round(entry.startTime), Math.round(entry.duration)]);
+    }).observe({ type: 'longtask', buffered: true });
+    const open = IDBFactory.prototype.open;
+    IDBFactory.prototype.open = function (this: IDBFactory, ...args: [string, number?]) {
+      page.__firstIdb ??= Math.round(performance.now());
+      return open.apply(this, args);
+    };
+  });
+}
+
+test("a guest's first visit stores the catalogue by itself, without any interaction, in short tasks", async ({
   page,
+  context,
 }) => {
-  const databases = () =>
-    page.evaluate(async () =>
-      // The service worker keeps its own (cache expiry); the app's are the rest.
-      (await indexedDB.databases())
-        .map((database) => database.name)
-        .filter((name) => !name?.startsWith('workbox')),
-    );
+  await recordLongTasks(page);
   await page.goto('/');
   await waitForApp(page);
   await waitForFlights(page);
-  // The page is shown and idle: nothing competes with it for the network or the main thread.
-  await page.waitForLoadState('networkidle');
-  expect(await databases()).toEqual([]);
-  // The first scroll starts the local database and the catalogue's download.
-  await page.mouse.wheel(0, 400);
+  // Nobody touches the page: the catalogue is on the device within 15 s of navigation anyway.
+  await expect
+    .poll(() => page.evaluate((key) => localStorage.getItem(key), CATALOGUE_SYNCED_KEY), {
+      timeout: 15_000,
+    })
+    .toBe('1');
+  const { storedAt, loadedAt, startedAt, tasks } = await page.evaluate(() => {
+    const page = window as unknown as { __longTasks: [number, number][]; __firstIdb?: number };
+    return {
+      storedAt: Math.round(performance.now()),
+      loadedAt: Math.round(performance.getEntriesByType('navigation')[0]?.duration ?? 0),
+      startedAt: page.__firstIdb ?? -1,
+      tasks: page.__longTasks,
+    };
+  });
+  expect(storedAt).toBeLessThan(15_000);
+  // It started well after the load (a few seconds), not during the page's own start-up.
+  expect(startedAt - loadedAt).toBeGreaterThanOrEqual(4000);
+  // What the main thread did (noisy on a shared machine: reported, not asserted).
+  const longest = Math.max(0, ...tasks.map(([, duration]) => duration));
+  const blocking = tasks.reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
+  test.info().annotations.push({
+    type: 'first visit',
+    description: `catalogue stored ${storedAt} ms after navigation (load ${loadedAt} ms, data layer from ${startedAt} ms); long tasks [start:ms] ${tasks.map(([start, duration]) => `${start}:${duration}`).join(' ') || 'none'}; longest ${longest} ms, blocking ${blocking} ms`,
+  });
+
+  // Offline, the next visit lists the flights from this device.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('offline-indicator')).toBeVisible();
+  await waitForFlights(page);
+  await expect(page.getByTestId('flights-not-found')).toBeHidden();
+  await expect(page.getByTestId('catalogue-not-on-device')).toBeHidden();
+  await context.setOffline(false);
+});
+
+test('offline before the catalogue is on this device, the home page says so, and fills in once back online', async ({
+  page,
+  context,
+}) => {
+  // A first visit whose catalogue download does not get through (the visitor left, the network
+  // dropped): the page itself is shown (the server's first flights) and installed for offline use.
+  await page.route('**/api/sync/**', (route) => route.abort());
+  await page.goto('/');
+  await waitForApp(page);
+  await waitForFlights(page);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  expect(await page.evaluate((key) => localStorage.getItem(key), CATALOGUE_SYNCED_KEY)).toBeNull();
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('offline-indicator')).toBeVisible();
+  const notOnDevice = page.getByTestId('catalogue-not-on-device');
+  await expect(notOnDevice).toHaveText(messages.catalogueNotOnDevice);
+  await expect(page.getByRole('heading', { name: messages.catalogueNotOnDevice })).toBeAttached();
+  // Not "no flight matches": that would tell a traveller the flights do not exist.
+  await expect(page.getByTestId('flights-not-found')).toBeHidden();
+  await expect(page.getByText(messages.flightsNotFound)).toBeHidden();
+  await expect(page.getByRole('heading', { name: '0 flights' })).toHaveCount(0);
+
+  // Back online: the flights come back, and the catalogue is stored this time.
+  await page.unroute('**/api/sync/**');
+  await context.setOffline(false);
+  await waitForFlights(page);
+  await expect(notOnDevice).toBeHidden();
   await waitForCatalogueOnDevice(page);
-  expect((await databases()).length).toBeGreaterThan(0);
 });
 
 test('a review written offline is kept and sent when the connection returns', async ({

@@ -109,6 +109,9 @@ export const messages = {
   passwordChanged: 'Your password has been changed',
   noPasswordSet: 'This account signs in with Google; use "Forgot your password" to set a password',
 
+  // The home page offline before this device has stored the catalogue (Skyport's own text)
+  catalogueNotOnDevice: 'You are offline and the flights are not on this device yet',
+
   // Cart and favourites (Skyport's own texts, not from the spec)
   flightNoLongerAvailable: 'This flight is no longer available',
 

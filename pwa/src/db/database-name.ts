@@ -1,18 +1,21 @@
 import { SYNC_PROTOCOL_VERSION } from '@skyport/shared';
+import { COLLECTION_VERSIONS } from './layout.ts';
 
 /**
- * The local database's layout: its collections, their schemas and their indexes. Bump it with any
- * change to them. RxDB refuses to open a stored collection under another schema, and a replica is
- * quicker to pull again than to migrate, so a new layout starts a new database (and the device's
- * own state in it, a guest's cart and favourites, starts empty); the old one is deleted.
- * 2: the flights lost their IndexedDB index (db/schemas.ts).
- * 3: cart lines and favourites gained the optional `flightDeleted` (a deleted flight, issue 14).
+ * The local database's name: the sync protocol version, and `l2`, the last local layout that
+ * started a new database. Layouts since are schema versions of the collections inside it,
+ * migrated in place (db/layout.ts), so that a layout change keeps what the device has not pushed
+ * and the guest's cart; the name changes only with the sync protocol (documents of another
+ * shape: a fresh replica). The app deletes the databases of other names once this one is open.
+ * Kept apart from database.ts so that the start-up code can read it without loading RxDB.
  */
-export const LOCAL_LAYOUT_VERSION = 3;
+export const DEFAULT_DATABASE_NAME = `skyport-v${SYNC_PROTOCOL_VERSION}-l2`;
 
 /**
- * The local database's name. The sync protocol version is part of it too, so an app whose
- * documents changed shape starts from a fresh replica instead of migrating an old one. Kept apart
- * from database.ts so that the start-up code can read it without loading RxDB.
+ * The device's copy of the catalogue: the database, and the flights' layout when it is not the
+ * first (a new flights layout drops the replica, which is pulled again, see db/layout.ts).
  */
-export const DEFAULT_DATABASE_NAME = `skyport-v${SYNC_PROTOCOL_VERSION}-l${LOCAL_LAYOUT_VERSION}`;
+export const CATALOGUE_REPLICA_NAME =
+  COLLECTION_VERSIONS.flights === 0
+    ? DEFAULT_DATABASE_NAME
+    : `${DEFAULT_DATABASE_NAME}-flights${COLLECTION_VERSIONS.flights}`;

@@ -1,11 +1,19 @@
 import {
   addRxPlugin,
+  createRevision,
   createRxDatabase,
+  flatCloneDocWithMeta,
+  getAllCollectionDocuments,
+  now,
+  overwritable,
+  type MigrationStrategies,
   type RxCollection,
   type RxDatabase,
+  type RxJsonSchema,
   type RxStorage,
 } from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import {
   SYNC_COLLECTIONS,
@@ -15,6 +23,7 @@ import {
 } from '@skyport/shared';
 import { useBulkReads } from './bulk-reads.ts';
 import { DEFAULT_DATABASE_NAME } from './database-name.ts';
+import { MIGRATIONS, type DocumentMigration } from './layout.ts';
 import { rxSchemaOf } from './schemas.ts';
 import { withWholeRangeReads } from './whole-range-reads.ts';
 
@@ -26,6 +35,10 @@ import { withWholeRangeReads } from './whole-range-reads.ts';
  * Besides the collections, a few local documents (RxDB's key-value store, not replicated) keep
  * what belongs to this device rather than to an account: the guest's cart and favourite
  * attempts and the theme chosen before login (see local-state.ts).
+ *
+ * A change of layout (a collection's schema or indexes) keeps the database: the collection gets a
+ * new schema version and RxDB migrates the device's own collections in place, unpushed changes
+ * included, while public replicas are dropped and pulled again (db/layout.ts).
  */
 
 export type SkyportCollections = { [C in SyncCollectionName]: RxCollection<SyncDoc<C>> };
@@ -35,6 +48,9 @@ export type SkyportDatabase = RxDatabase<SkyportCollections>;
 export const PERSONAL_COLLECTIONS = SYNC_COLLECTIONS.filter(
   (name) => SYNC_COLLECTION_INFO[name].partition !== 'public',
 ) as readonly SyncCollectionName[];
+
+/** One schema per collection: a layout of the database. */
+export type SkyportSchemas = { [C in SyncCollectionName]: RxJsonSchema<SyncDoc<C>> };
 
 export interface CreateDatabaseOptions {
   /** Database name; by default the app's (database-name.ts), and older layouts of it are deleted. */
@@ -46,10 +62,18 @@ export interface CreateDatabaseOptions {
   devMode?: boolean;
   /** Several tabs sharing the database (leader election for replication); default true. */
   multiInstance?: boolean;
+  /** The collections' schemas; by default the app's layout (tests open older layouts). */
+  schemas?: SkyportSchemas;
+  /**
+   * Awaited between the steps of the opening (building the schemas, opening the database,
+   * adding the collections): the app yields to the browser there, so that the opening runs as
+   * several short tasks instead of one long one.
+   */
+  betweenSteps?: () => Promise<void>;
 }
 
 let devModeAdded = false;
-let localDocumentsAdded = false;
+let pluginsAdded = false;
 
 /**
  * Dev-mode adds RxDB's API checks and needs a schema validator; both cost build size and speed, and
@@ -88,11 +112,14 @@ export async function createLocalDatabase(
 ): Promise<SkyportDatabase> {
   // `import.meta.env.DEV` is a build-time constant: a production build drops dev-mode entirely.
   const devMode = import.meta.env.DEV && (options.devMode ?? true);
-  if (!localDocumentsAdded) {
+  const betweenSteps = options.betweenSteps ?? (() => Promise.resolve());
+  if (!pluginsAdded) {
     addRxPlugin(RxDBLocalDocumentsPlugin);
-    localDocumentsAdded = true;
+    addRxPlugin(RxDBMigrationSchemaPlugin);
+    pluginsAdded = true;
   }
   const name = options.name ?? DEFAULT_DATABASE_NAME;
+  const schemas = options.schemas ?? (await layoutSchemas(betweenSteps));
   const db = await createRxDatabase<SkyportCollections>({
     name,
     storage: await storageFor(options, devMode),
@@ -103,14 +130,99 @@ export async function createLocalDatabase(
     // The replica is rebuilt from the server if ever needed; no need to wait for idle on close.
     closeDuplicates: true,
   });
+  await betweenSteps();
+  await dropOutdatedReplicas(db, schemas);
+  await betweenSteps();
+  // A collection stored under an older version is migrated before it opens (RxDB's autoMigrate).
   await db.addCollections(
     Object.fromEntries(
-      SYNC_COLLECTIONS.map((name) => [name, { schema: rxSchemaOf(name) }]),
+      SYNC_COLLECTIONS.map((collection) => [
+        collection,
+        {
+          schema: schemas[collection],
+          migrationStrategies: migrationStrategiesOf(collection, schemas[collection].version),
+        },
+      ]),
     ) as never,
   );
   const factory = options.indexedDB ?? globalThis.indexedDB;
   if (name === DEFAULT_DATABASE_NAME && factory) void deleteOlderLayouts(factory);
   return db;
+}
+
+/** The app's layout: every collection's schema, built one per step (each is a few ms). */
+async function layoutSchemas(betweenSteps: () => Promise<void>): Promise<SkyportSchemas> {
+  const schemas: Partial<Record<SyncCollectionName, RxJsonSchema<unknown>>> = {};
+  for (const collection of SYNC_COLLECTIONS) {
+    schemas[collection] = rxSchemaOf(collection) as RxJsonSchema<unknown>;
+    await betweenSteps();
+  }
+  return schemas as SkyportSchemas;
+}
+
+const isReplica = (collection: SyncCollectionName) =>
+  SYNC_COLLECTION_INFO[collection].partition === 'public';
+
+/** A public replica's documents are never migrated (see dropOutdatedReplicas). */
+const notMigrated: DocumentMigration = () => null;
+
+/**
+ * RxDB's strategies up to `version`: db/layout.ts's for the device's own collections (each
+ * version must have one), none needed for the public replicas, which are dropped instead.
+ */
+function migrationStrategiesOf(
+  collection: SyncCollectionName,
+  version: number,
+): MigrationStrategies {
+  const strategies: MigrationStrategies = {};
+  const own = (MIGRATIONS as Record<string, Readonly<Record<number, DocumentMigration>>>)[
+    collection
+  ];
+  for (let to = 1; to <= version; to++) {
+    const strategy = isReplica(collection) ? notMigrated : own?.[to];
+    if (!strategy) throw new Error(`${collection}: no migration to version ${to} in db/layout.ts`);
+    strategies[to] = strategy;
+  }
+  return strategies;
+}
+
+/**
+ * Drops the public replicas (flights, airlines, reviews) stored under an older schema version
+ * than this layout's, with their replication's records: they are pulled again from scratch
+ * (db/layout.ts). Only the outdated versions go: a tab that opened the new layout first keeps
+ * what it has pulled since.
+ */
+async function dropOutdatedReplicas(db: SkyportDatabase, schemas: SkyportSchemas): Promise<void> {
+  const stored = await getAllCollectionDocuments(db.internalStore);
+  for (const doc of stored) {
+    const collection = doc.data.name as SyncCollectionName;
+    if (!(collection in schemas) || !isReplica(collection)) continue;
+    if (doc.data.version >= schemas[collection].version) continue;
+    for (const storage of [
+      { collectionName: collection, schema: doc.data.schema },
+      ...doc.data.connectedStorages,
+    ]) {
+      const instance = await db.storage.createStorageInstance({
+        databaseInstanceToken: db.token,
+        databaseName: db.name,
+        collectionName: storage.collectionName,
+        schema: storage.schema,
+        options: {},
+        multiInstance: db.multiInstance,
+        password: db.password,
+        devMode: overwritable.isDevMode(),
+      });
+      await instance.remove();
+    }
+    const removed = flatCloneDocWithMeta(doc);
+    removed._deleted = true;
+    removed._meta.lwt = now();
+    removed._rev = createRevision(db.token, doc);
+    await db.internalStore.bulkWrite(
+      [{ previous: doc, document: removed }],
+      'skyport-drop-outdated-replica',
+    );
+  }
 }
 
 /**

@@ -6,12 +6,14 @@ import {
   type SyncCollectionName,
   type SyncDoc,
 } from '@skyport/shared';
+import { COLLECTION_VERSIONS } from './layout.ts';
 
 /**
  * The RxDB collection schemas, derived from the shared zod document schemas (the same ones the
  * server validates pushes with), so that the local database and the server cannot disagree on a
  * field. Only what RxDB needs on top is added here: the primary key, string and number bounds on
- * indexed fields, and the indexes.
+ * indexed fields, the indexes, and the schema version of the local layout (db/layout.ts: any
+ * change to what this builds, including a change to the shared schemas, is a new layout).
  */
 
 /**
@@ -118,7 +120,7 @@ export function rxSchemaOf<C extends SyncCollectionName>(collection: C): RxJsonS
   return {
     title: collection,
     description: `Skyport ${collection}, replicated with the server (shared/src/schemas/replication.ts)`,
-    version: 0,
+    version: COLLECTION_VERSIONS[collection],
     primaryKey: 'id',
     type: 'object',
     properties,

@@ -15,6 +15,46 @@ export function whenIdle(work: () => void): () => void {
   return () => clearTimeout(handle);
 }
 
+/**
+ * Resolves in a new task, so that the browser can paint and answer input in between: long work
+ * split at its awaits of this runs as several short tasks. `scheduler.yield()` where there is one
+ * (the work then goes on before other tasks queued since, input first), else a message to the
+ * page: unlike a timer, neither is slowed down in a hidden tab.
+ */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(undefined);
+  });
+}
+
+/**
+ * Runs `work` once, `delayMs` after the page has loaded (its load event), in an idle moment;
+ * returns a function that cancels it. For background work that should happen on every visit,
+ * engaged or not, but after the page's own start-up.
+ */
+export function afterLoad(work: () => void, delayMs: number): () => void {
+  let cancelIdle: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = () => {
+    window.removeEventListener('load', schedule);
+    timer = setTimeout(() => (cancelIdle = whenIdle(work)), delayMs);
+  };
+  if (document.readyState === 'complete') schedule();
+  else window.addEventListener('load', schedule);
+  return () => {
+    window.removeEventListener('load', schedule);
+    clearTimeout(timer);
+    cancelIdle?.();
+  };
+}
+
 /** What counts as a visitor engaging with the page. */
 const ENGAGEMENT_EVENTS = ['pointerdown', 'keydown', 'touchstart', 'wheel', 'scroll'] as const;
 

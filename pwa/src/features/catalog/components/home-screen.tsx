@@ -5,9 +5,9 @@ import {
   type CatalogQuery,
   type CatalogSort,
   type Flight,
-  type FlightCatalogPage,
   type PriceBand,
 } from '@skyport/shared';
+import type { HomePage } from '../data/catalogue.ts';
 import { Loader } from '../../../ui/loader.tsx';
 import { Pagination } from '../../../ui/pagination.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
@@ -18,8 +18,11 @@ import { ContactUs } from './contact-us.tsx';
 
 export interface HomeScreenProps {
   query: CatalogQuery;
-  /** The page to show; undefined while the catalogue loads for the first time. */
-  page: FlightCatalogPage | undefined;
+  /**
+   * The page to show; undefined while the catalogue loads for the first time. Empty and marked
+   * `catalogueNotOnDevice` offline before this device has stored the catalogue.
+   */
+  page: HomePage | undefined;
   airlines: readonly Airline[];
   places: readonly string[];
   favouriteIds: ReadonlySet<string>;
@@ -36,6 +39,7 @@ export interface HomeScreenProps {
 export function HomeScreen(props: HomeScreenProps) {
   const { query, page, airlines, places, favouriteIds, showBuyActions, onQueryChange, onReset } =
     props;
+  const notOnDevice = page?.catalogueNotOnDevice === true && page.total === 0;
   return (
     <div className="flex flex-col gap-6">
       <section className="hero rounded-box bg-gradient-to-br from-primary to-secondary text-primary-content">
@@ -76,7 +80,7 @@ export function HomeScreen(props: HomeScreenProps) {
         </aside>
         <section aria-labelledby="flights-title" className="flex flex-col gap-4">
           <h2 id="flights-title" className="sr-only">
-            {uiLabels.flightsFound(page?.total ?? 0)}
+            {notOnDevice ? messages.catalogueNotOnDevice : uiLabels.flightsFound(page?.total ?? 0)}
           </h2>
           {props.notice}
           {page === undefined ? (
@@ -87,6 +91,15 @@ export function HomeScreen(props: HomeScreenProps) {
                 messages.homeLoaderLoading,
               ]}
             />
+          ) : notOnDevice ? (
+            // Not "no flight matches": this device has no catalogue to search yet.
+            <div
+              role="status"
+              className="alert alert-warning"
+              data-testid="catalogue-not-on-device"
+            >
+              {messages.catalogueNotOnDevice}
+            </div>
           ) : page.total === 0 ? (
             <div role="status" className="alert alert-info" data-testid="flights-not-found">
               {messages.flightsNotFound}

@@ -1,7 +1,10 @@
-import { DEFAULT_DATABASE_NAME } from '../../../db/database-name.ts';
+import { CATALOGUE_REPLICA_NAME } from '../../../db/database-name.ts';
 
-/** Set once this device has the whole catalogue locally (per database: a new one starts empty). */
-export const CATALOGUE_SYNCED_KEY = `skyport:catalogue-synced:${DEFAULT_DATABASE_NAME}`;
+/**
+ * Set once this device has the whole catalogue locally (per copy of it: a new database, or a new
+ * layout of the flights, starts empty).
+ */
+export const CATALOGUE_SYNCED_KEY = `skyport:catalogue-synced:${CATALOGUE_REPLICA_NAME}`;
 
 /** Whether this device has pulled the whole catalogue before (so the home page reads it locally). */
 export function catalogueSyncedBefore(): boolean {

@@ -1,8 +1,11 @@
 import {
   catchError,
   combineLatest,
+  distinctUntilChanged,
   from,
+  fromEvent,
   map,
+  merge,
   of,
   shareReplay,
   startWith,
@@ -10,6 +13,7 @@ import {
   tap,
   type Observable,
 } from 'rxjs';
+import { useRef } from 'react';
 import {
   CatalogQuerySchema,
   FlightCatalogPageSchema,
@@ -25,7 +29,7 @@ import {
 } from '@skyport/shared';
 import type { SkyportDatabase } from '../../../db/database.ts';
 import { useLocalData, useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
-import { apiRequest } from '../../../app/api-client.ts';
+import { ApiError, apiRequest } from '../../../app/api-client.ts';
 import { catalogueSyncedBefore, rememberCatalogueSynced } from './catalogue-synced.ts';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
@@ -173,6 +177,43 @@ export function prefetchHomePage(location: { pathname: string; search: string })
 }
 
 /**
+ * A page of the home grid. `catalogueNotOnDevice`: the browser is offline and this device has not
+ * stored the whole catalogue yet, so the page holds only what the local replica has (on a first
+ * visit, nothing): the home page says so rather than that no flight matches.
+ */
+export type HomePage = FlightCatalogPage & { catalogueNotOnDevice?: true };
+
+/** Whether the browser is online, now and on every change (always online outside a browser). */
+function browserOnline$(): Observable<boolean> {
+  if (typeof window === 'undefined' || typeof navigator === 'undefined') return of(true);
+  return merge(
+    fromEvent(window, 'online').pipe(map(() => true)),
+    fromEvent(window, 'offline').pipe(map(() => false)),
+  ).pipe(startWith(navigator.onLine), distinctUntilChanged());
+}
+
+/**
+ * The home page while the local catalogue is not complete: the server's page, else (server
+ * unreachable) whatever the local replica holds, marked when the browser is offline. Back online,
+ * the server's page again.
+ */
+function beforeLocalCatalogue$(data: LocalData, query: CatalogQuery): Observable<HomePage> {
+  const local = (offline: boolean): Observable<HomePage> =>
+    catalogPage$(data.db, query).pipe(
+      map((page) => (offline ? { ...page, catalogueNotOnDevice: true as const } : page)),
+    );
+  return browserOnline$().pipe(
+    switchMap((online) =>
+      online
+        ? from(serverCatalogPage(query)).pipe(
+            catchError((error: unknown) => local(error instanceof ApiError && error.isOffline)),
+          )
+        : local(true),
+    ),
+  );
+}
+
+/**
  * The home page for a query: local once the local catalogue is complete, the server's before
  * (and the local one if the server cannot be reached). `data` is null while the local data
  * layer is still loading; `openLocalData` opens it (at once when the server cannot answer).
@@ -181,7 +222,7 @@ export function homePage$(
   data: LocalData | null,
   query: CatalogQuery,
   openLocalData: () => Promise<unknown>,
-): Observable<FlightCatalogPage> {
+): Observable<HomePage> {
   if (!data) {
     if (catalogueSyncedBefore()) return of();
     return from(serverCatalogPage(query)).pipe(
@@ -193,9 +234,7 @@ export function homePage$(
   }
   return localCatalogueReady$(data).pipe(
     switchMap((ready) =>
-      ready
-        ? catalogPage$(data.db, query)
-        : from(serverCatalogPage(query)).pipe(catchError(() => catalogPage$(data.db, query))),
+      ready ? catalogPage$(data.db, query) : beforeLocalCatalogue$(data, query),
     ),
   );
 }
@@ -203,10 +242,16 @@ export function homePage$(
 // Hooks --------------------------------------------------------------------------------------
 
 /** The home page of flights for a query (filters, sort and page from the URL). */
-export function useCatalogPage(query: CatalogQuery): FlightCatalogPage | undefined {
+export function useCatalogPage(query: CatalogQuery): HomePage | undefined {
   const data = useLocalDataIfOpen();
   const openLocalData = useLocalDataLoader();
-  return useObservable(() => homePage$(data, query, openLocalData), [data, JSON.stringify(query)]);
+  const key = JSON.stringify(query);
+  const page = useObservable(() => homePage$(data, query, openLocalData), [data, key]);
+  // When the local data layer opens (a first visit), the page on screen stays until the new
+  // source answers for the same query: the loader in between would redraw the whole grid twice.
+  const shown = useRef<{ key: string; page: HomePage } | undefined>(undefined);
+  if (page !== undefined) shown.current = { key, page };
+  return page ?? (shown.current?.key === key ? shown.current.page : undefined);
 }
 
 const NO_AIRLINES: Airline[] = [];

@@ -1,0 +1,301 @@
+/// <reference types="node" />
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { NEVER } from 'rxjs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  cartLineFromFlight,
+  favouriteFromFlight,
+  type CartDoc,
+  type FavouriteDoc,
+  type Flight,
+} from '@skyport/shared';
+import { createSyncEngine, type SyncEngine, type SyncUser } from '../sync/engine.ts';
+import { startTestServer, type TestServer } from '../sync/test-server.ts';
+import { createLocalDatabase, type SkyportDatabase, type SkyportSchemas } from './database.ts';
+import { COLLECTION_VERSIONS, LOCAL_LAYOUT } from './layout.ts';
+import {
+  readFavouriteAttempts,
+  readGuestCart,
+  readLocalTheme,
+  rememberFavouriteAttempt,
+  writeGuestCart,
+  writeLocalTheme,
+} from './local-state.ts';
+import { allRxSchemas } from './schemas.ts';
+
+/**
+ * A change of the local layout keeps the device's data (issue 14): a database of the previous
+ * layout (db/layouts/, recorded as the app built it) holding a customer's changes made offline
+ * and a guest's cart opens in the current layout with all of them, still queued: they reach the
+ * real server (sync-server/src/sync/test-server.ts) once the replication runs, as they would have
+ * without the upgrade. Public replicas of an older layout are dropped and pulled again instead.
+ * RxDB on fake-indexeddb.
+ */
+
+let server: TestServer;
+const open: SkyportDatabase[] = [];
+const engines: SyncEngine[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ flights: 10 });
+});
+
+afterAll(async () => {
+  for (const engine of engines) await engine.stop();
+  for (const db of open) if (!db.closed) await db.close();
+  await server?.stop();
+});
+
+function layout(number: number): SkyportSchemas {
+  return JSON.parse(
+    readFileSync(new URL(`./layouts/layout-${number}.json`, import.meta.url), 'utf8'),
+  ) as SkyportSchemas;
+}
+
+async function openDatabase(name: string, schemas?: SkyportSchemas): Promise<SkyportDatabase> {
+  const db = await createLocalDatabase({
+    name,
+    indexedDB,
+    IDBKeyRange,
+    devMode: true,
+    // As in the app: a migration then runs under RxDB's leader election between tabs.
+    multiInstance: true,
+    schemas,
+  });
+  open.push(db);
+  return db;
+}
+
+function startEngine(db: SkyportDatabase, token: string | null): SyncEngine {
+  const engine = createSyncEngine({
+    db,
+    transport: {
+      baseUrl: `${server.url}/api`,
+      headers: (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    retry: { baseMs: 100, maxMs: 1000 },
+    onlineEvents: NEVER,
+    initiallyOnline: true,
+  });
+  engines.push(engine);
+  engine.start();
+  return engine;
+}
+
+async function flightOf(db: SkyportDatabase, id: string): Promise<Flight> {
+  const doc = await db.collections.flights.findOne(id).exec();
+  if (!doc) throw new Error(`flight ${id} is not in the local database`);
+  return doc.toJSON() as Flight;
+}
+
+function cartDoc(flight: Flight, userId: string, amount: number): CartDoc {
+  return { ...cartLineFromFlight(flight), id: flight.id, userId, amount };
+}
+
+function favouriteDoc(flight: Flight, userId: string): FavouriteDoc {
+  return { ...favouriteFromFlight(flight, Date.now()), id: flight.id, userId };
+}
+
+/** Records in every object store of an IndexedDB database (0 when it does not exist). */
+async function storedRecords(database: string): Promise<number> {
+  const names = (await indexedDB.databases()).map((info) => info.name);
+  if (!names.includes(database)) return 0;
+  const idb = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open(database);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    let total = 0;
+    for (const store of idb.objectStoreNames) {
+      total += await new Promise<number>((resolve, reject) => {
+        const request = idb.transaction(store).objectStore(store).count();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    }
+    return total;
+  } finally {
+    idb.close();
+  }
+}
+
+async function rows<T>(table: string): Promise<T[]> {
+  return server.control<T[]>('GET', `/__test/rows/${table}`);
+}
+
+interface CartRow {
+  user_id: string;
+  flight_id: string;
+  amount: number;
+  deleted: boolean;
+}
+interface FavouriteRow {
+  user_id: string;
+  flight_id: string;
+  deleted: boolean;
+}
+
+async function serverCart(userId: string): Promise<[string, number][]> {
+  return (await rows<CartRow>('cart_lines'))
+    .filter((row) => row.user_id === userId && !row.deleted)
+    .map((row): [string, number] => [row.flight_id, row.amount])
+    .sort();
+}
+
+async function serverFavourites(userId: string): Promise<string[]> {
+  return (await rows<FavouriteRow>('favourites'))
+    .filter((row) => row.user_id === userId && !row.deleted)
+    .map((row) => row.flight_id)
+    .sort();
+}
+
+test('the recorded previous layout is the one before the current', () => {
+  expect(LOCAL_LAYOUT).toBe(3);
+  const previous = layout(LOCAL_LAYOUT - 1);
+  expect(previous.cart.version).toBe(0);
+  expect(previous.cart.properties).not.toHaveProperty('flightDeleted');
+  expect(allRxSchemas().cart.version).toBe(COLLECTION_VERSIONS.cart);
+  expect(allRxSchemas().cart.properties).toHaveProperty('flightDeleted');
+});
+
+test("an upgrade from the previous layout keeps a customer's unpushed changes, still queued, and the guest's cart", async () => {
+  const name = `upgrade-${randomUUID()}`;
+  const customer = server.actors.customer;
+  const user: SyncUser = { id: customer.id!, role: 'customer', airlineId: null };
+  const [kept, removed, reviewed, added, favourite, guest, attempt] = server.flightIds as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+
+  // The previous layout, replicating: a cart line and a favourite reach the server.
+  let db = await openDatabase(name, layout(LOCAL_LAYOUT - 1));
+  expect(db.collections.cart.schema.version).toBe(0);
+  let engine = startEngine(db, customer.token);
+  await engine.setUser(user);
+  await engine.awaitInSync();
+  await db.collections.cart.insert(cartDoc(await flightOf(db, kept), user.id, 1));
+  await db.collections.favourites.insert(favouriteDoc(await flightOf(db, removed), user.id));
+  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', {
+    userId: user.id,
+    flightIds: [reviewed],
+  });
+  await engine.awaitInSync();
+  await expect.poll(() => serverCart(user.id)).toEqual([[kept, 1]]);
+  await expect.poll(() => serverFavourites(user.id)).toEqual([removed]);
+
+  // Offline (nothing replicates): changes to documents the server has, new documents, a review
+  // draft, and what a guest keeps on the device.
+  await engine.stop();
+  await (await db.collections.cart.findOne(kept).exec())!.incrementalPatch({ amount: 3 });
+  await db.collections.cart.insert(cartDoc(await flightOf(db, added), user.id, 2));
+  await (await db.collections.favourites.findOne(removed).exec())!.remove();
+  await db.collections.favourites.insert(favouriteDoc(await flightOf(db, favourite), user.id));
+  const draftId = randomUUID();
+  await db.collections.reviewDrafts.insert({
+    id: draftId,
+    userId: user.id,
+    orderId,
+    flightId: reviewed,
+    rating: 4,
+    name: 'Carla',
+    comment: 'Written before the update',
+    status: 'pending',
+    reason: null,
+  });
+  const guestLine = cartLineFromFlight(await flightOf(db, guest));
+  await writeGuestCart(db, [guestLine]);
+  await rememberFavouriteAttempt(db, attempt);
+  await writeLocalTheme(db, 'dark');
+  await db.close();
+
+  // The app's current layout opens the same database: everything is there.
+  db = await openDatabase(name);
+  expect(db.collections.cart.schema.version).toBe(COLLECTION_VERSIONS.cart);
+  expect(db.collections.favourites.schema.version).toBe(COLLECTION_VERSIONS.favourites);
+  const cart = await db.collections.cart.find().exec();
+  expect(cart.map((doc) => [doc.flightId, doc.amount]).sort()).toEqual(
+    [
+      [kept, 3],
+      [added, 2],
+    ].sort(),
+  );
+  const favourites = await db.collections.favourites.find().exec();
+  expect(favourites.map((doc) => doc.flightId)).toEqual([favourite]);
+  expect((await db.collections.reviewDrafts.findOne(draftId).exec())?.status).toBe('pending');
+  expect(await db.collections.flights.count().exec()).toBe(10);
+  expect(await readGuestCart(db)).toEqual([guestLine]);
+  expect(await readFavouriteAttempts(db)).toEqual([attempt]);
+  expect(await readLocalTheme(db)).toBe('dark');
+  // The old layout's collections were emptied (RxDB clears them after the migration).
+  expect(await storedRecords(`rxdb-dexie-${name}--0--cart`)).toBe(0);
+  expect(await storedRecords(`rxdb-dexie-${name}--0--favourites`)).toBe(0);
+  expect(await storedRecords(`rxdb-dexie-${name}--1--cart`)).toBeGreaterThan(0);
+  // Nothing of it has been sent yet.
+  expect(await serverCart(user.id)).toEqual([[kept, 1]]);
+  expect(await serverFavourites(user.id)).toEqual([removed]);
+  expect(await rows('reviews')).toEqual([]);
+
+  // Replicating again, every change goes through as if there had been no update: a changed
+  // amount and a removed favourite too, which need the records of what the server had (pushed
+  // without them, the server would take them for conflicts and keep its own). At login the
+  // guest's cart joins the customer's, as always.
+  engine = startEngine(db, customer.token);
+  await engine.setUser(user);
+  await engine.awaitInSync();
+  await expect
+    .poll(() => serverCart(user.id))
+    .toEqual(
+      [
+        [kept, 3],
+        [added, 2],
+        [guest, 1],
+      ].sort(),
+    );
+  await expect.poll(() => serverFavourites(user.id)).toEqual([attempt, favourite].sort());
+  await expect
+    .poll(() => rows<{ order_id: string; comment: string }>('reviews'))
+    .toEqual([
+      expect.objectContaining({ order_id: orderId, comment: 'Written before the update' }),
+    ]);
+  await expect
+    .poll(async () => (await db.collections.reviewDrafts.findOne(draftId).exec())?.status)
+    .toBe('accepted');
+  expect((await db.collections.cart.findOne(kept).exec())?.amount).toBe(3);
+  expect(await readGuestCart(db)).toEqual([]);
+  await engine.stop();
+  await db.close();
+});
+
+test('a public replica of an older layout is dropped and pulled again from scratch', async () => {
+  const name = `replica-${randomUUID()}`;
+  let db = await openDatabase(name);
+  let engine = startEngine(db, null);
+  await engine.awaitInSync();
+  const pulled = await db.collections.flights.count().exec();
+  expect(pulled).toBeGreaterThan(0);
+  await writeGuestCart(db, [cartLineFromFlight(await flightOf(db, server.flightIds[0]!))]);
+  await engine.stop();
+  await db.close();
+
+  // A layout in which the flights changed (a new version).
+  const next = allRxSchemas();
+  db = await openDatabase(name, { ...next, flights: { ...next.flights, version: 1 } });
+  expect(db.collections.flights.schema.version).toBe(1);
+  expect(await db.collections.flights.count().exec()).toBe(0);
+  expect(await storedRecords(`rxdb-dexie-${name}--0--flights`)).toBe(0);
+  // Its replication's records went too: the next replication pulls every flight again.
+  engine = startEngine(db, null);
+  await engine.awaitInSync();
+  expect(await db.collections.flights.count().exec()).toBe(pulled);
+  expect(await readGuestCart(db)).toHaveLength(1);
+  await engine.stop();
+  await db.close();
+});
