@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PULL_MAX_BATCH, SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 import { PENDING_LOGOUT_KEY } from '../src/features/identity/logout/deferred-logout.ts';
-import { customer, logIn, waitForApp, waitForFlights } from './support/helpers.ts';
+import { customer, logIn, syncedCartCount, waitForApp, waitForFlights } from './support/helpers.ts';
 
 /**
  * Logout that loses nothing (issue 14): the choice when changes could not be sent, the offline
@@ -75,6 +75,8 @@ test('offline logout: the unsent change is counted; "Stay signed in" keeps it, "
 }) => {
   await logIn(page);
   await waitForFlights(page);
+  // The device holds the account's data (the local data layer is open) before the network goes.
+  await syncedCartCount(page);
   const token = await sessionToken(page);
 
   // Offline, a favourite is saved on the device only.

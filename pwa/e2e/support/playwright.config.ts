@@ -14,6 +14,7 @@ export default defineConfig({
   testMatch: [
     'guest.spec.ts',
     'customer.spec.ts',
+    'deleted-flight.spec.ts',
     'offline.spec.ts',
     'theme-sync.spec.ts',
     'screens.spec.ts',

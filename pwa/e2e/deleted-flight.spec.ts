@@ -1,0 +1,91 @@
+import { expect, request, test, type Page } from '@playwright/test';
+import { logIn, syncedCartCount } from './support/helpers.ts';
+
+/**
+ * Issue 14, "Deleted flights everywhere", in the browser: a flight in a customer's cart and
+ * favourites is deleted by its airline while the customer is online; the replicated cart and
+ * favourites show it as no longer available, and it is neither counted in the total nor
+ * payable. The customer then removes it, leaving the account as it found it.
+ */
+const airline = { email: 'airline@skyport.test', password: 'Airline123!' };
+
+/** Tickets in the signed-in customer's cart on the server. */
+async function serverCartTickets(page: Page): Promise<number> {
+  const cart = (await (await page.request.get('/api/cart')).json()) as {
+    lines: { amount: number }[];
+  };
+  return cart.lines.reduce((sum, line) => sum + line.amount, 0);
+}
+
+test('a flight deleted by its airline shows as no longer available in the cart and favourites', async ({
+  page,
+  baseURL,
+}) => {
+  // The airline (an API client with a bearer token) puts a new flight on sale.
+  const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
+  const login = await api.post('/api/auth/login', { data: airline });
+  expect(login.status()).toBe(200);
+  const { token } = (await login.json()) as { token: string };
+  const asAirline = { Authorization: `Bearer ${token}` };
+  const day = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+  const created = await api.post('/api/flights/create', {
+    headers: asAirline,
+    data: {
+      flight: {
+        origin: 'Argentina',
+        destination: 'Chile',
+        departureDate: day,
+        departureHour: '08:00',
+        arrivalDate: day,
+        arrivalHour: '10:30',
+        durationEstimated: '02:30',
+        price: 123,
+        stock: 10,
+      },
+    },
+  });
+  expect(created.status()).toBe(201);
+  const flightId = ((await created.json()) as { flight: { id: string } }).flight.id;
+
+  // The customer keeps it as a favourite and puts it in the cart.
+  await logIn(page);
+  const before = await syncedCartCount(page);
+  await page.goto(`/ticket/${flightId}`);
+  await page.getByTestId('favourite-button').click();
+  await page.getByTestId('add-to-cart').click();
+  await expect(page.getByTestId('cart-count')).toHaveText(String(before + 1));
+  await expect.poll(() => serverCartTickets(page)).toBe(before + 1);
+
+  // The airline deletes it; the change reaches the customer's device by sync.
+  const deleted = await api.post('/api/flights/delete', {
+    headers: asAirline,
+    data: { flightIds: [flightId] },
+  });
+  expect(deleted.status()).toBe(200);
+
+  await page.goto('/cart');
+  const line = page
+    .getByTestId('cart-line')
+    .filter({ has: page.getByTestId('cart-line-unavailable') });
+  await expect(line).toHaveCount(1);
+  await expect(line.getByTestId('cart-line-unavailable')).toHaveText('No longer available');
+  await expect(page.getByTestId('cart-unavailable-note')).toBeVisible();
+  await expect(line.getByTestId('cart-plus')).toBeDisabled();
+
+  await page.goto('/favs');
+  const favourite = page
+    .getByTestId('favourite')
+    .filter({ has: page.getByTestId('favourite-unavailable') });
+  await expect(favourite).toHaveCount(1);
+  await expect(favourite.getByTestId('favourite-unavailable')).toHaveText('No longer available');
+  await favourite.getByTestId('remove-favourite').click();
+  await expect(page.getByTestId('favourite-unavailable')).toHaveCount(0);
+
+  // Removing it is how the customer drops it; the server accepts that push.
+  await page.goto('/cart');
+  await line.getByTestId('cart-remove').click();
+  await expect(page.getByTestId('cart-line-unavailable')).toHaveCount(0);
+  await expect.poll(() => serverCartTickets(page)).toBe(before);
+  await expect(page.getByTestId('cart-count')).toHaveText(String(before));
+  await api.dispose();
+});
