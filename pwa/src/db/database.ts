@@ -28,7 +28,7 @@ import { rxSchemaOf } from './schemas.ts';
 import { withWholeRangeReads } from './whole-range-reads.ts';
 
 /**
- * The browser's local database (DESIGN §4): RxDB on IndexedDB through the Dexie storage, one
+ * The browser's local database (docs/architecture.md §4): RxDB on IndexedDB through the Dexie storage, one
  * collection per replicated collection. Created outside React; the data provider hands it to
  * the screens. Nine collections: within the free RxDB's limit of 13 open collections per page.
  *

@@ -63,7 +63,7 @@ export interface SyncEngineOptions {
 }
 
 /**
- * Replication with the session (DESIGN §4): the public collections (flights, airlines, reviews)
+ * Replication with the session (docs/architecture.md §4): the public collections (flights, airlines, reviews)
  * for everybody from `start()`; a customer's own collections (favourites, cart, preferences,
  * review drafts, orders) or an approved airline's sales from `setUser(user)` on; at logout
  * (`setUser(null)`, or another user) those stop, their replication state is removed and the

@@ -1,5 +1,5 @@
 /**
- * The one server-side interface every payment provider sits behind (DESIGN §6).
+ * The one server-side interface every payment provider sits behind (docs/architecture.md §6).
  *
  * A checkout authorises (holds) the server-computed amount, takes stock in one database
  * transaction, then captures. Every call carries an idempotency key, so a call that is retried

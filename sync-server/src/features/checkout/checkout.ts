@@ -28,7 +28,7 @@ import {
 } from './queries.ts';
 
 /**
- * The checkout state machine (DESIGN §6, migration 005). A payment row, keyed by the caller's
+ * The checkout state machine (docs/architecture.md §6, migration 005). A payment row, keyed by the caller's
  * idempotency key, records how far one checkout got; `advance` moves it one provider call or one
  * transaction at a time, and whoever holds the row's lease (the request, a retry of it once the
  * lease lapsed, or the reconciler) continues from where it stands:

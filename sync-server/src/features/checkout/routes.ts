@@ -228,7 +228,7 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
   const app = new Hono<AuthEnv>();
 
   // What the checkout screen offers: which provider takes cards and wallets, and whether this is
-  // test mode (the PWA marks it visibly, DESIGN §6).
+  // test mode (the PWA marks it visibly, docs/architecture.md §6).
   app.get('/checkout/config', (c) => {
     const card = payments.forMethod('card')?.name ?? null;
     const wallet = payments.forMethod('wallet')?.name ?? null;
@@ -314,7 +314,7 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     },
   );
 
-  // The test provider's wallet approval step, served locally (DESIGN §6). Like PayPal's own page,
+  // The test provider's wallet approval step, served locally (docs/architecture.md §6). Like PayPal's own page,
   // it is reached with the unguessable order id the checkout handed to the buyer.
   const testWallet =
     payments.forMethod('wallet')?.name === 'test'
