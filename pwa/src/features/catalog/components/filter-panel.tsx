@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   CATALOG_SORTS,
   specLabels,
@@ -123,14 +123,23 @@ function AirlineFilter({
 }) {
   const [text, setText] = useState(initialText);
   const listId = useId();
+  const matchOf = (value: string) =>
+    airlines.find((airline) => airline.name.toLowerCase() === value.trim().toLowerCase());
   const choose = (value: string) => {
     setText(value);
-    const match = airlines.find(
-      (airline) => airline.name.toLowerCase() === value.trim().toLowerCase(),
-    );
+    const match = matchOf(value);
     if (match) onAirlineChange(match.id);
     else if (value.trim() === '') onAirlineChange(undefined);
   };
+  // The airlines arrive with the local catalogue (on a first visit, a few seconds after the
+  // page): a name typed before they did is matched when they come.
+  const typed = useRef(false);
+  useEffect(() => {
+    if (!typed.current) return;
+    const match = matchOf(text);
+    if (match) onAirlineChange(match.id);
+    // Only a change of the airlines list matters here: typing is handled by `choose`.
+  }, [airlines]);
   return (
     <label className="flex flex-col gap-1">
       <span className="text-sm font-medium">{uiLabels.airline}</span>
@@ -141,7 +150,10 @@ function AirlineFilter({
         autoComplete="off"
         placeholder={uiLabels.anyAirline}
         value={text}
-        onChange={(event) => choose(event.target.value)}
+        onChange={(event) => {
+          typed.current = true;
+          choose(event.target.value);
+        }}
       />
       <datalist id={listId}>
         {airlines.map((airline) => (
