@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort } from './test/free-port.ts';
 
 /**
  * The embedded default, end to end: `src/main.ts` with no DATABASE_URL starts its own PostgreSQL
@@ -74,17 +74,3 @@ test('unknown API routes answer 404 JSON', async () => {
   expect(response.status).toBe(404);
   expect(await response.json()).toMatchObject({ code: 'not_found' });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}

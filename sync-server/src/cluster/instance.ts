@@ -1,9 +1,9 @@
 // Server instances as real child processes, for the cluster tests (*.cluster.test.ts only).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { inject } from 'vitest';
 import { createSql, type Sql } from '../db/client.ts';
+export { freePort } from '../test/free-port.ts';
 
 /**
  * How an instance is started, in one place: the production start of the README, from the folder
@@ -154,22 +154,6 @@ export async function waitReady(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** A port that was free on 127.0.0.1 a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 export interface ClusterDatabase {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { insertBuyers, insertFlight } from '../features/checkout/testing.ts';
+import { insertBuyers, insertFlight, jsonRequest } from '../features/checkout/testing.ts';
 import {
   createClusterDatabase,
   freePort,
@@ -125,14 +125,6 @@ function viaProxy(pathname: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${proxy().origin}${pathname}`, init);
 }
 
-function jsonInit(method: string, body: unknown, headers: Record<string, string> = {}) {
-  return {
-    method,
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  } satisfies RequestInit;
-}
-
 /** What a browser on the PWA's origin sends with a signed-in request. */
 function browserHeaders(cookie: string): Record<string, string> {
   return { Cookie: cookie, Origin: proxy().origin };
@@ -150,7 +142,7 @@ interface Session {
 async function login(email: string, password: string): Promise<Session> {
   const response = await viaProxy(
     '/api/auth/login',
-    jsonInit('POST', { email, password }, { Origin: proxy().origin }),
+    jsonRequest('POST', { email, password }, { Origin: proxy().origin }),
   );
   const body = (await response.json()) as { user?: { id: string } };
   if (response.status !== 200) throw new Error(`login failed: ${response.status}`);
@@ -196,7 +188,7 @@ function pushFavourite(
 ) {
   return viaProxy(
     `${prefix}/api/sync/favourites/push`,
-    jsonInit(
+    jsonRequest(
       'POST',
       { rows: [{ newDocumentState: favouriteDoc(userId, flightId) }] },
       syncHeaders(auth),
@@ -260,7 +252,7 @@ test('1. a session made through the proxy works on both instances, and a checkou
     const headers = browserHeaders(session.cookie);
     const cart = await viaProxy(
       `${prefix}/api/cart`,
-      jsonInit('PUT', { lines: [{ flightId: flight.id, amount: 2 }] }, headers),
+      jsonRequest('PUT', { lines: [{ flightId: flight.id, amount: 2 }] }, headers),
     );
     expect(cart.status).toBe(200);
     expect(cart.headers.get(UPSTREAM_HEADER)).toBe(instance(name).address);
@@ -268,7 +260,7 @@ test('1. a session made through the proxy works on both instances, and a checkou
     const key = randomUUID();
     const paid = await viaProxy(
       `${prefix}/api/checkout`,
-      jsonInit(
+      jsonRequest(
         'POST',
         { method: 'card', paymentMethodId: TEST_CARD, amount: totalCents, idempotencyKey: key },
         { ...headers, 'Idempotency-Key': key },
@@ -349,7 +341,7 @@ test('3. the login rate limit counts the address nginx saw; a forged X-Forwarded
   const attempt = (i: number, headers: Record<string, string> = {}) =>
     viaProxy(
       '/api/auth/login',
-      jsonInit(
+      jsonRequest(
         'POST',
         // A different (unknown) account each time: only the per-address limit can trip.
         { email: `nobody-${tag}-${i}@cluster.test`, password: 'Wrong-Pass-1!' },
@@ -397,7 +389,7 @@ test('3. the login rate limit counts the address nginx saw; a forged X-Forwarded
 test('4. the outbox answers no reset token through the proxy, whatever X-Forwarded-For says', async () => {
   const forgot = await viaProxy(
     '/api/auth/password/forgot',
-    jsonInit('POST', { email: ADMIN_EMAIL }, { Origin: proxy().origin }),
+    jsonRequest('POST', { email: ADMIN_EMAIL }, { Origin: proxy().origin }),
   );
   expect(forgot.status).toBe(202);
   await forgot.body?.cancel();
@@ -581,7 +573,7 @@ test('6. a rolling restart (SIGTERM A, restart it, then B) loses no accepted che
       const flightId = flightIds[(i + round) % flightIds.length]!;
       const amount = 1 + ((i + round) % 3);
       const cart = await untilDefinite(() =>
-        send('/api/cart', jsonInit('PUT', { lines: [{ flightId, amount }] }, buyer.headers)),
+        send('/api/cart', jsonRequest('PUT', { lines: [{ flightId, amount }] }, buyer.headers)),
       );
       if (cart.status !== 200) {
         refused.push({ key: 'cart', status: cart.status, body: cart.body });
@@ -595,7 +587,10 @@ test('6. a rolling restart (SIGTERM A, restart it, then B) loses no accepted che
         idempotencyKey: key,
       };
       const checkout = await untilDefinite(() =>
-        send('/api/checkout', jsonInit('POST', body, { ...buyer.headers, 'Idempotency-Key': key })),
+        send(
+          '/api/checkout',
+          jsonRequest('POST', body, { ...buyer.headers, 'Idempotency-Key': key }),
+        ),
       );
       if (checkout.attempts > 1) retriedCheckouts += 1;
       if (checkout.status >= 200 && checkout.status < 300) {
@@ -611,7 +606,7 @@ test('6. a rolling restart (SIGTERM A, restart it, then B) loses no accepted che
       const push = await untilDefinite(() =>
         send(
           '/api/sync/favourites/push',
-          jsonInit(
+          jsonRequest(
             'POST',
             { rows: [{ newDocumentState: favouriteDoc(buyer.id, favourite) }] },
             syncHeaders(buyer.headers),
