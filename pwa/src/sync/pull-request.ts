@@ -27,6 +27,7 @@ export function pullPath(
 ): string {
   const params = new URLSearchParams({ limit: String(batchSize) });
   if (checkpoint) {
+    if (checkpoint.tx !== undefined) params.set('tx', String(checkpoint.tx));
     params.set('revision', String(checkpoint.revision));
     params.set('id', checkpoint.id);
   }

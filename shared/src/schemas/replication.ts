@@ -65,11 +65,15 @@ export const SYNC_COLLECTION_INFO: Readonly<Record<SyncCollectionName, SyncColle
 };
 
 /**
- * Where a pull stopped: the server-assigned revision of the last document sent and its id.
- * Revisions follow commit order and are unique, so "everything after this revision" never skips a
- * row committed later (see sync-server's 004 migration). Never a client clock.
+ * Where a pull stopped: the position of the last document sent, `(tx, revision)` (the transaction
+ * that last wrote it and its revision, both server-assigned), and its id. The server sends a row
+ * only once every transaction that could still commit a smaller position has ended (sync-server's
+ * 010 migration), so "everything after this position" never skips a row committed later. A
+ * checkpoint without `tx` (written before positions had one) is position (0, revision). Never a
+ * client clock.
  */
 export const ReplicationCheckpointSchema = z.object({
+  tx: z.number().int().nonnegative().optional(),
   revision: z.number().int().nonnegative(),
   id: text().max(100),
 });
@@ -174,12 +178,13 @@ function queryInt(min: number, max: number) {
 }
 
 /**
- * `GET /api/sync/{collection}/pull?revision=&id=&limit=&partition=`. Without `revision` the pull
- * starts from the beginning. `partition` names whose documents are wanted (a user id or an airline
+ * `GET /api/sync/{collection}/pull?tx=&revision=&id=&limit=&partition=`: the checkpoint's fields.
+ * Without `revision` the pull starts from the beginning; without `tx`, from transaction 0. `partition` names whose documents are wanted (a user id or an airline
  * id); it defaults to the caller's own and any other value is refused with 403.
  */
 export const PullQuerySchema = z
   .object({
+    tx: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
     revision: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
     id: text().max(100).optional(),
     limit: queryInt(1, PULL_MAX_BATCH).default(PULL_DEFAULT_BATCH),

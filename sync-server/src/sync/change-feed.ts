@@ -5,14 +5,22 @@ import type { Logger } from '../lib/logger.ts';
 import {
   COLLECTION_TABLES,
   selectChanges,
-  selectHeadRevision,
+  selectHead,
   type ChangeBatch,
+  type ReplicationPosition,
 } from './documents.ts';
 
 /** The channel the 006 migration's triggers notify on. */
 export const SYNC_CHANNEL = 'skyport_sync';
 /** Documents read per query while a feed catches up. */
 const FEED_BATCH = 500;
+/**
+ * When rows wait for the replication watermark, the feed reads again after this long, doubling up
+ * to HELD_BACK_MAX_MS: the transaction holding the watermark may write no replicated row, so no
+ * notification would say that it ended.
+ */
+const HELD_BACK_FIRST_MS = 10;
+const HELD_BACK_MAX_MS = 1_000;
 
 export type ChangeListener = (batch: {
   documents: ChangeBatch<SyncCollectionName>['documents'];
@@ -23,12 +31,13 @@ export type ChangeListener = (batch: {
  * Live changes for the sync streams of one server instance, fed by PostgreSQL LISTEN/NOTIFY so
  * that a write through any instance reaches the streams of every instance.
  *
- * Streams of the same collection and partition share one feed: one cursor (the last revision it
- * sent) and one query per wake-up, whatever the number of connected clients. A notification only
- * says "this partition changed"; the feed then reads every row past its cursor. Revisions follow
- * commit order, so reading "past the cursor" after a commit never skips a row, and a lost or
- * coalesced notification only delays rows until the next one (after a reconnect of the LISTEN
- * connection every feed reads once).
+ * Streams of the same collection and partition share one feed: one cursor (the position of the
+ * last row it sent) and one query per wake-up, whatever the number of connected clients. A
+ * notification only says "this partition changed"; the feed then reads every settled row past its
+ * cursor (documents.ts: rows below the replication watermark), so reading "past the cursor" never
+ * skips a row, and a lost or coalesced notification only delays rows until the next one (after a
+ * reconnect of the LISTEN connection every feed reads once). Rows held back by the watermark are
+ * read again shortly, without waiting for a notification.
  */
 export interface ChangeFeed {
   /** Listens to a partition's changes from now on; returns the unsubscribe function. */
@@ -47,9 +56,12 @@ interface Feed {
   listeners: Set<ChangeListener>;
   /** Resolves once the cursor is at the partition's head. */
   ready: Promise<void>;
-  cursor: number;
+  cursor: ReplicationPosition;
   running: boolean;
   dirty: boolean;
+  /** The pending re-read of rows held back by the watermark, and its current delay. */
+  retry?: NodeJS.Timeout;
+  retryMs: number;
 }
 
 const COLLECTION_OF_TABLE = new Map<string, SyncCollectionName>(
@@ -68,6 +80,9 @@ export function createChangeFeed(sql: Sql, logger: Logger): ChangeFeed {
       return;
     }
     feed.running = true;
+    clearTimeout(feed.retry);
+    feed.retry = undefined;
+    let heldBack = false;
     try {
       await feed.ready;
       do {
@@ -81,8 +96,9 @@ export function createChangeFeed(sql: Sql, logger: Logger): ChangeFeed {
             feed.cursor,
             FEED_BATCH,
           );
+          heldBack = batch.heldBack;
           if (batch.last === null) break;
-          feed.cursor = batch.last.revision;
+          feed.cursor = { tx: batch.last.tx ?? 0, revision: batch.last.revision };
           const event = { documents: batch.documents, checkpoint: batch.last };
           for (const listener of feed.listeners) listener(event);
         } while (batch.documents.length === FEED_BATCH && !closed);
@@ -92,6 +108,12 @@ export function createChangeFeed(sql: Sql, logger: Logger): ChangeFeed {
       // The next notification retries from the same cursor.
     } finally {
       feed.running = false;
+    }
+    if (heldBack && !closed && feeds.get(keyOf(feed.collection, feed.partition)) === feed) {
+      feed.retry = setTimeout(() => void run(feed), feed.retryMs);
+      feed.retryMs = Math.min(feed.retryMs * 2, HELD_BACK_MAX_MS);
+    } else {
+      feed.retryMs = HELD_BACK_FIRST_MS;
     }
   }
 
@@ -124,13 +146,14 @@ export function createChangeFeed(sql: Sql, logger: Logger): ChangeFeed {
           collection,
           partition,
           listeners: new Set(),
-          cursor: 0,
+          cursor: { tx: 0, revision: 0 },
           ready: Promise.resolve(),
           running: false,
           dirty: false,
+          retryMs: HELD_BACK_FIRST_MS,
         };
-        created.ready = selectHeadRevision(sql, collection, partition).then((head) => {
-          created.cursor = Math.max(created.cursor, head);
+        created.ready = selectHead(sql, collection, partition).then((head) => {
+          created.cursor = head;
         });
         feeds.set(key, created);
         feed = created;
@@ -140,11 +163,15 @@ export function createChangeFeed(sql: Sql, logger: Logger): ChangeFeed {
       const joined = feed;
       return () => {
         joined.listeners.delete(listener);
-        if (joined.listeners.size === 0 && feeds.get(key) === joined) feeds.delete(key);
+        if (joined.listeners.size === 0 && feeds.get(key) === joined) {
+          feeds.delete(key);
+          clearTimeout(joined.retry);
+        }
       };
     },
     async close() {
       closed = true;
+      for (const feed of feeds.values()) clearTimeout(feed.retry);
       feeds.clear();
       if (listening) await (await listening).unlisten();
     },

@@ -37,10 +37,9 @@ async function pull(
   actor: Actor,
   after?: Checkpoint | null,
 ): Promise<{ documents: Doc[]; checkpoint: Checkpoint | null }> {
-  const response = await app.request(
-    pullUrl(collection, { limit: 1000, revision: after?.revision, id: after?.id }),
-    { headers: syncHeaders(actor.headers()) },
-  );
+  const response = await app.request(pullUrl(collection, { limit: 1000, ...after }), {
+    headers: syncHeaders(actor.headers()),
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as { documents: Doc[]; checkpoint: Checkpoint | null };
 }

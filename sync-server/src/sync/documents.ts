@@ -16,9 +16,10 @@ export type Queryable = Sql | postgres.TransactionSql;
  * cents, `yyyy-mm-dd` dates, `hh:mm` hours, times in ms). Tombstones (`deleted`) are included:
  * that is how a client learns that a row is gone.
  *
- * Revisions are unique (one `nextval` per written row) and follow commit order (004 migration),
- * so "revision greater than the checkpoint's" is the whole pagination condition; the checkpoint's
- * id only names the last document for RxDB.
+ * A document's position is `(txid, revision)`: the transaction that last wrote the row and the
+ * row's revision (010 migration). Only rows whose transaction is below the replication watermark
+ * are sent, so "position greater than the checkpoint's" is the whole pagination condition; the
+ * checkpoint's id only names the last document for RxDB.
  */
 
 /**
@@ -26,13 +27,35 @@ export type Queryable = Sql | postgres.TransactionSql;
  * Orders that are not confirmed (payment not captured, or cancelled) and their sales are shown to
  * nobody, so they replicate as tombstones until they are confirmed (005/006 migrations).
  */
-type ChangeRow = Record<string, unknown> & { revision: number; deleted: boolean; id: string };
+type ChangeRow = Record<string, unknown> & {
+  revision: number;
+  deleted: boolean;
+  id: string;
+  txid?: number;
+  settled?: boolean;
+};
 
-/** Documents after a revision, and the checkpoint of the last one. */
+/** Where a replication reader stands: after this position (010 migration). */
+export interface ReplicationPosition {
+  tx: number;
+  revision: number;
+}
+
+/** The position of a checkpoint (none: before the first row). */
+export function positionOf(checkpoint: Pick<ReplicationCheckpoint, 'tx' | 'revision'> | null) {
+  return { tx: checkpoint?.tx ?? 0, revision: checkpoint?.revision ?? 0 };
+}
+
+/** Documents after a position, and the checkpoint of the last one. */
 export interface ChangeBatch<C extends SyncCollectionName> {
   documents: WithDeletedFlag<SyncDoc<C>>[];
   /** The checkpoint after the last document, or null when there is none. */
   last: ReplicationCheckpoint | null;
+  /**
+   * Whether committed rows past the last document wait for the watermark (a transaction with a
+   * smaller txid was still running): they come with a later read.
+   */
+  heldBack: boolean;
 }
 
 /** The table behind each collection (what the change notifications name). */
@@ -71,7 +94,13 @@ const OPTIONAL_FIELDS = ['flightDeleted'] as const;
 const QUERIES: Readonly<
   Record<
     SyncCollectionName,
-    { select: string; from: string; partitionColumn?: string; revisionColumn: string }
+    {
+      select: string;
+      from: string;
+      partitionColumn?: string;
+      revisionColumn: string;
+      txColumn: string;
+    }
   >
 > = {
   flights: {
@@ -82,11 +111,13 @@ const QUERIES: Readonly<
       f.description, ${ms('f.created_at')} AS "createdAt", f.revision, f.deleted`,
     from: 'flights f',
     revisionColumn: 'f.revision',
+    txColumn: 'f.txid',
   },
   airlines: {
     select: `a.id, a.name, a.owner_user_id AS "userId", a.image, a.revision, a.deleted`,
     from: 'airlines a',
     revisionColumn: 'a.revision',
+    txColumn: 'a.txid',
   },
   reviews: {
     select: `r.id, r.rating::int AS rating, r.comment, r.name, r.airline_id AS "airlineId",
@@ -94,6 +125,7 @@ const QUERIES: Readonly<
       ${ms('r.created_at')} AS "createdAt", r.revision, r.deleted`,
     from: 'reviews r',
     revisionColumn: 'r.revision',
+    txColumn: 'r.txid',
   },
   favourites: {
     select: `fv.flight_id AS id, fv.user_id AS "userId", fv.flight_id AS "flightId",
@@ -104,6 +136,7 @@ const QUERIES: Readonly<
     from: 'favourites fv JOIN flights f ON f.id = fv.flight_id',
     partitionColumn: 'fv.user_id',
     revisionColumn: 'fv.revision',
+    txColumn: 'fv.txid',
   },
   cart: {
     select: `c.flight_id AS id, c.user_id AS "userId", c.flight_id AS "flightId",
@@ -114,12 +147,14 @@ const QUERIES: Readonly<
     from: 'cart_lines c JOIN flights f ON f.id = c.flight_id',
     partitionColumn: 'c.user_id',
     revisionColumn: 'c.revision',
+    txColumn: 'c.txid',
   },
   preferences: {
     select: `p.user_id AS id, p.user_id AS "userId", p.theme, p.revision, p.deleted`,
     from: 'preferences p',
     partitionColumn: 'p.user_id',
     revisionColumn: 'p.revision',
+    txColumn: 'p.txid',
   },
   reviewDrafts: {
     select: `d.id, d.user_id AS "userId", d.order_id AS "orderId", d.flight_id AS "flightId",
@@ -127,6 +162,7 @@ const QUERIES: Readonly<
     from: 'review_drafts d',
     partitionColumn: 'd.user_id',
     revisionColumn: 'd.revision',
+    txColumn: 'd.txid',
   },
   orders: {
     select: `o.id, o.user_id AS "userId", o.payment_id AS idpurchase,
@@ -144,6 +180,7 @@ const QUERIES: Readonly<
     from: 'orders o',
     partitionColumn: 'o.user_id',
     revisionColumn: 'o.revision',
+    txColumn: 'o.txid',
   },
   sales: {
     select: `s.id, s.airline_id AS "airlineId", s.flight_id AS "idFlight", s.unit_price_cents AS "priceCents",
@@ -152,39 +189,55 @@ const QUERIES: Readonly<
     from: 'sales s JOIN order_lines l ON l.id = s.order_line_id JOIN orders o ON o.id = l.order_id',
     partitionColumn: 's.airline_id',
     revisionColumn: 's.revision',
+    txColumn: 's.txid',
   },
 };
 
 function toDocument<C extends SyncCollectionName>(row: ChangeRow): WithDeletedFlag<SyncDoc<C>> {
-  const { revision: _revision, deleted, ...fields } = row;
+  const { revision: _revision, txid: _txid, settled: _settled, deleted, ...fields } = row;
   for (const field of OPTIONAL_FIELDS) if (fields[field] === null) delete fields[field];
   return { ...fields, _deleted: deleted } as WithDeletedFlag<SyncDoc<C>>;
 }
 
 /**
- * The documents of one partition (`null` for a public collection) whose revision is above
- * `afterRevision`, oldest first, at most `limit` of them.
+ * The documents of one partition (`null` for a public collection) after a position, oldest first,
+ * at most `limit` of them, stopping before the first row above the replication watermark.
+ *
+ * The rows are read past the watermark too (with `settled` false), in the same statement and so
+ * the same snapshot: their presence is what `heldBack` reports, so that a live feed knows to read
+ * again when the watermark has moved. Rows sort by txid first, so the settled ones are a prefix.
  */
 export async function selectChanges<C extends SyncCollectionName>(
   sql: Queryable,
   collection: C,
   partition: string | null,
-  afterRevision: number,
+  after: Pick<ReplicationCheckpoint, 'tx' | 'revision'> | null,
   limit: number,
 ): Promise<ChangeBatch<C>> {
   const query = QUERIES[collection];
+  const position = positionOf(after);
   const where = query.partitionColumn
-    ? `${query.partitionColumn} = $1 AND ${query.revisionColumn} > $2`
-    : `${query.revisionColumn} > $2 AND $1::text IS NULL`;
+    ? `${query.partitionColumn} = $1 AND (${query.txColumn}, ${query.revisionColumn}) > ($2, $3)`
+    : `(${query.txColumn}, ${query.revisionColumn}) > ($2, $3) AND $1::text IS NULL`;
   const rows = await sql.unsafe<ChangeRow[]>(
-    `SELECT ${query.select} FROM ${query.from} WHERE ${where} ORDER BY ${query.revisionColumn} LIMIT $3`,
-    [partition, afterRevision, limit],
+    `SELECT ${query.select}, ${query.txColumn} AS txid,
+       ${query.txColumn} < (SELECT replication_watermark()) AS settled
+     FROM ${query.from} WHERE ${where}
+     ORDER BY ${query.txColumn}, ${query.revisionColumn} LIMIT $4`,
+    [partition, position.tx, position.revision, limit],
   );
-  const lastRow = rows.at(-1);
+  const settledCount = rows.findIndex((row) => !row.settled);
+  const settled = settledCount === -1 ? rows : rows.slice(0, settledCount);
+  const lastRow = settled.at(-1);
   return {
-    documents: rows.map((row) => toDocument<C>(row)),
-    last: lastRow ? { revision: lastRow.revision, id: String(lastRow.id) } : null,
+    documents: settled.map((row) => toDocument<C>(row)),
+    last: lastRow ? checkpointOf(lastRow) : null,
+    heldBack: settled.length < rows.length,
   };
+}
+
+function checkpointOf(row: ChangeRow): ReplicationCheckpoint {
+  return { tx: row.txid ?? 0, revision: row.revision, id: String(row.id) };
 }
 
 /** Documents by id within a partition, tombstones included, keyed by id (absent ids are missing). */
@@ -219,17 +272,22 @@ const ID_COLUMNS: Readonly<Record<SyncCollectionName, string>> = {
   sales: 's.id',
 };
 
-/** The highest committed revision of a partition (0 when it is empty): where a live feed starts. */
-export async function selectHeadRevision(
+/**
+ * The position of a partition's last settled row (before the first row when it has none): where
+ * a live feed starts.
+ */
+export async function selectHead(
   sql: Sql,
   collection: SyncCollectionName,
   partition: string | null,
-): Promise<number> {
+): Promise<ReplicationPosition> {
   const query = QUERIES[collection];
   const where = query.partitionColumn ? `${query.partitionColumn} = $1` : `$1::text IS NULL`;
-  const [row] = await sql.unsafe<{ head: number }[]>(
-    `SELECT coalesce(max(${query.revisionColumn}), 0)::int8 AS head FROM ${query.from} WHERE ${where}`,
+  const [row] = await sql.unsafe<{ tx: number; revision: number }[]>(
+    `SELECT ${query.txColumn} AS tx, ${query.revisionColumn} AS revision FROM ${query.from}
+     WHERE ${where} AND ${query.txColumn} < (SELECT replication_watermark())
+     ORDER BY ${query.txColumn} DESC, ${query.revisionColumn} DESC LIMIT 1`,
     [partition],
   );
-  return row?.head ?? 0;
+  return row ?? { tx: 0, revision: 0 };
 }

@@ -19,7 +19,7 @@ let flightIds: string[];
 
 interface PullBody {
   documents: ({ id: string; _deleted: boolean } & Record<string, unknown>)[];
-  checkpoint: { revision: number; id: string } | null;
+  checkpoint: { tx?: number; revision: number; id: string } | null;
 }
 
 async function pull(
@@ -35,11 +35,7 @@ async function pullAll(collection: string, limit: number, actor?: Actor) {
   let checkpoint: PullBody['checkpoint'] = null;
   let requests = 0;
   for (;;) {
-    const response = await pull(
-      collection,
-      { limit, revision: checkpoint?.revision, id: checkpoint?.id },
-      actor,
-    );
+    const response = await pull(collection, { limit, ...checkpoint }, actor);
     expect(response.status).toBe(200);
     const body = (await response.json()) as PullBody;
     requests += 1;
@@ -80,8 +76,7 @@ test('a pull pages through the catalogue in revision order and ends with a short
 test('a pull from the last checkpoint returns nothing and the same checkpoint', async () => {
   const { checkpoint } = await pullAll('flights', 50);
   const response = await pull('flights', {
-    revision: checkpoint?.revision,
-    id: checkpoint?.id,
+    ...checkpoint,
     limit: 50,
   });
   expect(await response.json()).toEqual({ documents: [], checkpoint });
@@ -94,8 +89,7 @@ test('a changed, sold-out or deleted flight comes again after the checkpoint, de
   await sql`UPDATE flights SET tickets = 0 WHERE id = ${soldOut!}`;
   await sql`UPDATE flights SET deleted = true WHERE id = ${deleted!}`;
   const response = await pull('flights', {
-    revision: checkpoint?.revision,
-    id: checkpoint?.id,
+    ...checkpoint,
     limit: 100,
   });
   const body = (await response.json()) as PullBody;
@@ -147,11 +141,7 @@ test('an order line turning reviewed gives the order a new revision', async () =
   await sql`UPDATE order_lines SET reviewed = true
     WHERE order_id = ${first.documents[0]!.id} AND flight_id = ${flightIds[3]!}`;
   const next = (await (
-    await pull(
-      'orders',
-      { revision: first.checkpoint!.revision, id: first.checkpoint!.id },
-      actors.customer,
-    )
+    await pull('orders', { ...first.checkpoint! }, actors.customer)
   ).json()) as PullBody;
   expect(next.documents).toHaveLength(1);
   expect(next.documents[0]!.userId).toBe(customer.id);
@@ -237,15 +227,8 @@ test('an order not yet paid (and its sales) replicate as tombstones until the or
   };
   const orderId = await insertOrder(sql, actors.customer.user!.id, [ownFlight], 'pending');
   const since = async (collection: 'orders' | 'sales', actor: Actor) =>
-    (
-      (await (
-        await pull(
-          collection,
-          { revision: before[collection].revision, id: before[collection].id },
-          actor,
-        )
-      ).json()) as PullBody
-    ).documents;
+    ((await (await pull(collection, { ...before[collection] }, actor)).json()) as PullBody)
+      .documents;
   expect((await since('orders', actors.customer)).map((doc) => [doc.id, doc._deleted])).toEqual([
     [orderId, true],
   ]);
@@ -260,4 +243,24 @@ test('an order not yet paid (and its sales) replicate as tombstones until the or
   expect((await since('sales', actors.airline)).map((doc) => [doc.idFlight, doc._deleted])).toEqual(
     [[ownFlight, false]],
   );
+});
+
+test('a stock or price change rewrites none of the carts and favourites naming the flight; leaving the catalogue does', async () => {
+  const userId = actors.customer.user!.id;
+  const flightId = flightIds[20]!;
+  await sql`INSERT INTO cart_lines (user_id, flight_id, amount) VALUES (${userId}, ${flightId}, 2)`;
+  await sql`INSERT INTO favourites (user_id, flight_id) VALUES (${userId}, ${flightId})`;
+  const positions = async () =>
+    sql<{ revision: number; txid: number }[]>`
+      SELECT revision, txid FROM cart_lines WHERE user_id = ${userId} AND flight_id = ${flightId}
+      UNION ALL
+      SELECT revision, txid FROM favourites WHERE user_id = ${userId} AND flight_id = ${flightId}`;
+  const before = await positions();
+  await sql`UPDATE flights SET tickets = tickets - 1, price_cents = price_cents + 100 WHERE id = ${flightId}`;
+  expect(await positions()).toEqual(before);
+  await sql`UPDATE flights SET deleted = true WHERE id = ${flightId}`;
+  const after = await positions();
+  expect(after).toHaveLength(2);
+  for (const [i, row] of after.entries()) expect(row.revision).toBeGreaterThan(before[i]!.revision);
+  await sql`UPDATE flights SET deleted = false WHERE id = ${flightId}`;
 });

@@ -5,9 +5,10 @@ import { resolvePartition, type Caller } from './partitions.ts';
 
 /**
  * RxDB's pull: the documents of the caller's partition written after the checkpoint, oldest
- * revision first, at most `limit`, and the checkpoint to continue from. A batch shorter than
- * `limit` tells the client it has caught up. With nothing new, the request's checkpoint comes
- * back unchanged (null when the client had none).
+ * position first, at most `limit`, and the checkpoint to continue from. A batch shorter than
+ * `limit` tells the client it has caught up: rows held back by the replication watermark
+ * (documents.ts) reach it through its live stream, whose feed reads again when they settle. With
+ * nothing new, the request's checkpoint comes back unchanged (null when the client had none).
  */
 export async function pullChanges<C extends SyncCollectionName>(
   sql: Sql,
@@ -16,9 +17,10 @@ export async function pullChanges<C extends SyncCollectionName>(
   query: PullQuery,
 ): Promise<PullResponse<SyncDoc<C>>> {
   const partition = resolvePartition(caller, collection, query.partition);
-  const after = query.revision ?? 0;
-  const batch = await selectChanges(sql, collection, partition, after, query.limit);
   const given =
-    query.revision === undefined ? null : { revision: query.revision, id: query.id ?? '' };
+    query.revision === undefined
+      ? null
+      : { tx: query.tx ?? 0, revision: query.revision, id: query.id ?? '' };
+  const batch = await selectChanges(sql, collection, partition, given, query.limit);
   return { documents: batch.documents, checkpoint: batch.last ?? given };
 }

@@ -14,6 +14,7 @@ import {
 } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
+import { lockPartition } from '../db/locks.ts';
 import { FLIGHT_NOT_FOUND } from '../features/cart/queries.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
 import { selectDocuments, type Queryable } from './documents.ts';
@@ -29,9 +30,6 @@ interface PushRow<C extends SyncCollectionName> {
   newDocumentState: Replicated<C>;
   assumedMasterState?: Replicated<C> | null | undefined;
 }
-
-/** The same advisory lock the revision trigger takes (004 migration); see `pushChanges`. */
-const REPLICATION_LOCK = 'skyport:replication';
 
 /**
  * The partition `caller` may push to in `collection`.
@@ -91,10 +89,10 @@ export async function pushChanges(
   checkRows(writable, partition, rows);
 
   return sql.begin(async (tx) => {
-    // Taken first, before any read: every writer of replicated rows takes this lock before its
-    // first write (the revision trigger), so between our read of the current documents and our
-    // writes nobody else changes them. Conflict detection and the write are one atomic step.
-    await tx`SELECT pg_advisory_xact_lock(hashtext(${REPLICATION_LOCK}))`;
+    // Taken first, before any read: every writer that decides from this customer's documents
+    // takes it, so between our read of the current documents and our writes nobody else changes
+    // them. Conflict detection and the write are one atomic step; other customers never wait.
+    await lockPartition(tx, partition);
     await checkReferences(tx, writable, partition, rows);
     const ids = rows.map((row) => row.newDocumentState.id);
     const current = await selectDocuments(tx, writable, partition, ids);

@@ -52,7 +52,6 @@ export async function insertOrder(
   status: 'pending' | 'confirmed' = 'confirmed',
 ): Promise<string> {
   return sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:replication'))`;
     const [order] = await tx<{ id: string }[]>`
       INSERT INTO orders (user_id, payment_id, subtotal_cents, fee_cents, total_cents, status)
       VALUES (${userId}, 'pay_test', 10000, 10, 10010, ${status}) RETURNING id`;

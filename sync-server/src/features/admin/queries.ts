@@ -8,6 +8,7 @@ import {
   type UserListQuery,
 } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
+import { lockFlights } from '../../db/locks.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 import {
   anonymiseAccount,
@@ -203,6 +204,7 @@ export async function saveAirline(
         WHERE owner_user_id = ${ownerId} AND NOT deleted
         RETURNING id, name, owner_user_id, image`;
       if (updated) {
+        await lockFlights(tx, { airlineId: updated.id });
         await tx`
           UPDATE flights SET airline_name = ${payload.name}, updated_at = now()
           WHERE airline_id = ${updated.id} AND NOT deleted AND airline_name <> ${payload.name}`;

@@ -6,6 +6,7 @@ import {
   type CartLine,
 } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
+import { lockPartition } from '../../db/locks.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 
 /**
@@ -79,7 +80,7 @@ export async function replaceCart(
   const ids = items.map((i) => i.flightId);
   const amounts = items.map((i) => i.amount);
   await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:replication'))`;
+    await lockPartition(tx, userId);
     const flights = await tx<{ id: string; tickets: number }[]>`
       SELECT id, tickets FROM flights WHERE id = ANY(${ids}::uuid[]) AND NOT deleted`;
     const stock = new Map(flights.map((f) => [f.id, f.tickets]));

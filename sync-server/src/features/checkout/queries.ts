@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { calculateTotals, messages, type Totals } from '@skyport/shared';
-import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
+import { lockFlights, lockPartition } from '../../db/locks.ts';
 import { selectOrdersWithLines, toOrderView, type OrderView } from '../orders/queries.ts';
 
 /**
- * The SQL of the checkout. Every transaction here that writes a replicated table first takes the
- * replication advisory lock (migration 004), before any row lock: the revision trigger would take
- * it anyway at the first write, and taking it first means two writers can never each hold what
- * the other waits for.
+ * The SQL of the checkout. A transaction that empties or refills a cart first takes that
+ * customer's partition lock (db/locks.ts: a sync push of the same cart waits, nobody else does),
+ * then its flights' rows in id order, so two checkouts of the same flights queue instead of
+ * deadlocking.
  */
-
-type Tx = postgres.TransactionSql;
-
-export async function lockReplication(tx: Tx): Promise<void> {
-  await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:replication'))`;
-}
 
 /** One line of a quote: tickets of one flight at the server's unit price when quoted. */
 export interface QuotedLine {
@@ -223,7 +217,8 @@ export async function writeOrder(
   const prices = lines.map((l) => l.unitPriceCents);
   const orderId = randomUUID();
   return sql.begin(async (tx) => {
-    await lockReplication(tx);
+    await lockPartition(tx, payment.user_id);
+    await lockFlights(tx, { ids });
     const taken = await tx<TakenFlight[]>`
       UPDATE flights f SET tickets = f.tickets - l.amount, updated_at = now()
       FROM unnest(${ids}::uuid[], ${amounts}::int[], ${prices}::bigint[]) AS l(id, amount, price)
@@ -282,7 +277,6 @@ export async function writeOrder(
 /** After a successful capture: the payment is captured and its order confirmed, together. */
 export async function markCaptured(sql: Sql, paymentId: string): Promise<PaymentRow> {
   return sql.begin(async (tx) => {
-    await lockReplication(tx);
     const [row] = await tx<PaymentRow[]>`
       WITH captured AS (
         UPDATE payments SET status = 'captured', captured_at = coalesce(captured_at, now()), updated_at = now(),
@@ -310,8 +304,11 @@ export async function cancelOrder(
   message: string,
 ): Promise<PaymentRow> {
   return sql.begin(async (tx) => {
-    await lockReplication(tx);
     const orderId = payment.order_id;
+    await lockPartition(tx, payment.user_id);
+    const lines = await tx<{ flight_id: string }[]>`
+      SELECT flight_id FROM order_lines WHERE order_id = ${orderId}`;
+    await lockFlights(tx, { ids: lines.map((line) => line.flight_id) });
     await tx`
       UPDATE flights f SET tickets = f.tickets + l.amount, updated_at = now()
       FROM order_lines l

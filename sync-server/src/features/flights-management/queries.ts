@@ -1,6 +1,7 @@
 import { messages, type Flight, type FlightFieldsFromForm } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
+import { lockFlights } from '../../db/locks.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 
 type Tx = postgres.TransactionSql;
@@ -55,10 +56,6 @@ function toFlight(row: FlightRow): Flight {
   };
 }
 
-async function lockReplication(tx: Tx) {
-  await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:replication'))`;
-}
-
 /** The airline's live flights, with or without stock (its catalogue table). */
 export async function listOwnFlights(sql: Sql, airlineId: string): Promise<Flight[]> {
   const rows = await sql<FlightRow[]>`
@@ -97,7 +94,6 @@ export async function createFlight(
   fields: FlightFieldsFromForm & { logo?: string | undefined },
 ): Promise<Flight> {
   return sql.begin(async (tx) => {
-    await lockReplication(tx);
     const [airline] = await tx<{ name: string; image: string }[]>`
       SELECT name, image FROM airlines WHERE id = ${airlineId} AND NOT deleted`;
     if (!airline)
@@ -124,7 +120,6 @@ export async function updateFlight(
   fields: FlightFieldsFromForm,
 ): Promise<Flight> {
   return sql.begin(async (tx) => {
-    await lockReplication(tx);
     await assertOwnFlights(tx, airlineId, [flightId]);
     const [row] = await tx<FlightRow[]>`
       UPDATE flights SET origin = ${fields.origin}, destination = ${fields.destination},
@@ -148,7 +143,7 @@ export async function deleteFlights(
   ids: readonly string[],
 ): Promise<string[]> {
   return sql.begin(async (tx) => {
-    await lockReplication(tx);
+    await lockFlights(tx, { ids });
     await assertOwnFlights(tx, airlineId, ids);
     const rows = await tx<{ id: string }[]>`
       UPDATE flights SET deleted = true, updated_at = now()
@@ -170,7 +165,7 @@ export async function takeOwnStock(
   const ids = changes.map((c) => c.id);
   const amounts = changes.map((c) => c.amount);
   return sql.begin(async (tx) => {
-    await lockReplication(tx);
+    await lockFlights(tx, { ids });
     await assertOwnFlights(tx, airlineId, ids);
     const rows = await tx<{ id: string; tickets: number }[]>`
       UPDATE flights f SET tickets = f.tickets - l.amount, updated_at = now()

@@ -9,6 +9,7 @@ import {
 } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
+import { lockFlights, lockPartition } from '../../db/locks.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 import { accountExistsEmail, passwordResetEmail, verificationEmail } from '../email/templates.ts';
 import type { FirebaseIdentity } from './firebase.ts';
@@ -341,6 +342,8 @@ export async function setAccountDisabled(
  * the catalogue with its flights. The uid is kept as `deleted:<uid>` so a retried delete finds it.
  */
 export async function anonymiseAccount(tx: Queryable, userId: string): Promise<void> {
+  // Its replicated rows are tombstoned below: a push of the same partition waits (db/locks.ts).
+  await lockPartition(tx, userId);
   await tx`
     UPDATE users SET
       email = 'deleted-' || id || '@deleted.invalid',
@@ -362,6 +365,7 @@ export async function anonymiseAccount(tx: Queryable, userId: string): Promise<v
 
 /** An airline's flights leave the catalogue (tombstoned); orders and sales that name them stay. */
 export async function removeAirlineFlights(tx: Queryable, airlineId: string): Promise<number> {
+  await lockFlights(tx, { airlineId });
   const rows = await tx`
     UPDATE flights SET deleted = true, updated_at = now()
     WHERE airline_id = ${airlineId} AND NOT deleted RETURNING id`;

@@ -135,7 +135,6 @@ export async function submitReview(
   input: Omit<CreateReviewBody, 'moreInfo'> & { moreInfo?: unknown },
 ): Promise<ReviewResult> {
   const review = await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:replication'))`;
     return insertReview(tx, userId, input);
   });
   return { review, ...(await averages(sql, review.flightId, review.airlineId)) };
@@ -148,7 +147,6 @@ export async function editReview(
   input: UpdateReviewBody,
 ): Promise<ReviewResult> {
   const review = await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:replication'))`;
     const [found] = await tx<{ user_id: string | null }[]>`
       SELECT user_id FROM reviews WHERE id = ${input.id} AND NOT deleted FOR UPDATE`;
     if (!found) throw new AppError(ErrorCode.NotFound, 'Review not found');

@@ -1,4 +1,4 @@
-import { combineLatest, firstValueFrom, map, NEVER, of, switchMap, type Observable } from 'rxjs';
+import { firstValueFrom, map, NEVER, of, switchMap, type Observable } from 'rxjs';
 import {
   addToCart,
   calculateCartTotals,
@@ -34,7 +34,7 @@ export interface CartSummary {
   count: number;
 }
 
-/** A guest line with its flight's current data, when the flight is in the local database. */
+/** A line with its flight's current data, when the flight is in the local database. */
 function refreshed(line: CartLine, flight: Flight | undefined): CartLine {
   if (!flight) return line;
   return {
@@ -56,32 +56,40 @@ function toLine(doc: CartDoc): CartLine {
   return line;
 }
 
+/**
+ * Lines with their flights' current data from the replicated catalogue, where this device has
+ * the flight. A line's own copy of price, stock and hours is only as fresh as its last write: the
+ * server does not rewrite every cart line of a flight when its stock or price changes (a sale
+ * would cost as many writes as the flight has carts; sync-server's 010 migration).
+ */
+function withCurrentFlights(data: LocalData, lines: CartLine[]): Observable<CartLine[]> {
+  if (lines.length === 0) return of(lines);
+  return data.db.collections.flights
+    .findByIds(lines.map((line) => line.flightId))
+    .$.pipe(
+      map((flights) =>
+        lines.map((line) =>
+          line.flightDeleted
+            ? line
+            : refreshed(line, flights.get(line.flightId)?._data as Flight | undefined),
+        ),
+      ),
+    );
+}
+
 /** The cart lines of whoever is signed in (or of the guest), live. */
 export function cartLines$(data: LocalData): Observable<CartLine[]> {
   const { db, engine } = data;
   return engine.user$.pipe(
     switchMap((user) => {
       if (user?.role === 'customer') {
-        return db.collections.cart
-          .find()
-          .$.pipe(map((docs) => docs.map((doc) => toLine(doc._data as CartDoc))));
+        return db.collections.cart.find().$.pipe(
+          map((docs) => docs.map((doc) => toLine(doc._data as CartDoc))),
+          switchMap((lines) => withCurrentFlights(data, lines)),
+        );
       }
       if (user) return of([] as CartLine[]);
-      return guestCart$(db).pipe(
-        switchMap((lines) =>
-          lines.length === 0
-            ? of(lines)
-            : db.collections.flights
-                .findByIds(lines.map((line) => line.flightId))
-                .$.pipe(
-                  map((flights) =>
-                    lines.map((line) =>
-                      refreshed(line, flights.get(line.flightId)?._data as Flight | undefined),
-                    ),
-                  ),
-                ),
-        ),
-      );
+      return guestCart$(db).pipe(switchMap((lines) => withCurrentFlights(data, lines)));
     }),
   );
 }

@@ -23,6 +23,26 @@ function toFavourite(doc: FavouriteDoc): Favourite {
   return favourite;
 }
 
+/**
+ * A favourite with its flight's current data, when this device has the flight: the server does
+ * not rewrite every favourite of a flight when its price changes (sync-server's 010 migration).
+ */
+function refreshed(favourite: Favourite, flight: Flight | undefined): Favourite {
+  if (!flight || favourite.flightDeleted) return favourite;
+  return {
+    ...favourite,
+    airlineId: flight.airlineId,
+    airlineName: flight.airlineName,
+    origin: flight.origin,
+    destination: flight.destination,
+    departureDate: flight.departureDate,
+    departureHour: flight.departureHour,
+    arrivalHour: flight.arrivalHour,
+    priceCents: flight.priceCents,
+    logo: flight.logo,
+  };
+}
+
 /** The customer's favourites, oldest first (empty for everybody else). */
 export function favourites$(data: LocalData): Observable<Favourite[]> {
   return data.engine.user$.pipe(
@@ -30,7 +50,25 @@ export function favourites$(data: LocalData): Observable<Favourite[]> {
       user?.role === 'customer'
         ? data.db.collections.favourites
             .find({ sort: [{ createdAt: 'asc' }, { id: 'asc' }] })
-            .$.pipe(map((docs) => docs.map((doc) => toFavourite(doc._data as FavouriteDoc))))
+            .$.pipe(
+              map((docs) => docs.map((doc) => toFavourite(doc._data as FavouriteDoc))),
+              switchMap((favourites) =>
+                favourites.length === 0
+                  ? of(favourites)
+                  : data.db.collections.flights
+                      .findByIds(favourites.map((favourite) => favourite.flightId))
+                      .$.pipe(
+                        map((flights) =>
+                          favourites.map((favourite) =>
+                            refreshed(
+                              favourite,
+                              flights.get(favourite.flightId)?._data as Flight | undefined,
+                            ),
+                          ),
+                        ),
+                      ),
+              ),
+            )
         : of([] as Favourite[]),
     ),
   );

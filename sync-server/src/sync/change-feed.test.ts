@@ -1,0 +1,82 @@
+import { afterAll, expect, inject, test } from 'vitest';
+import { createSql } from '../db/client.ts';
+import { createLogger } from '../lib/logger.ts';
+import { createTestDatabase } from '../test/database.ts';
+import { createChangeFeed, type ChangeListener } from './change-feed.ts';
+import { insertAirline, insertFlights } from './test-fixtures.ts';
+
+/**
+ * The live feed and the replication watermark (010 migration): a row committed while an older
+ * transaction of the same database is still running is held back, and reaches the feed's
+ * listeners once that transaction ends, even when it writes no replicated row (so no
+ * notification says that it ended). Real PostgreSQL.
+ */
+
+const { sql, url } = await createTestDatabase();
+const otherSql = createSql(url, { max: 2 });
+// The maintenance database of the same PostgreSQL server: transaction ids are cluster-wide.
+const elsewhereSql = createSql(inject('adminDatabaseUrl'), { max: 1 });
+const feed = createChangeFeed(sql, createLogger('silent'));
+afterAll(async () => {
+  await feed.close();
+  await otherSql.end({ timeout: 1 });
+  await elsewhereSql.end({ timeout: 1 });
+});
+
+/** Runs `body` while a transaction with an id stays open on `on`; it ends after `body`. */
+async function whileOpen<T>(on: typeof sql, body: () => Promise<T>): Promise<T> {
+  let release!: () => void;
+  const mayEnd = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const hasXid = new Promise<void>((resolve) => (started = resolve));
+  const open = on.begin(async (tx) => {
+    await tx`SELECT pg_current_xact_id()`;
+    started();
+    await mayEnd;
+  });
+  await hasXid;
+  try {
+    return await body();
+  } finally {
+    release();
+    await open;
+  }
+}
+
+test('a row held back by an older open transaction arrives when that transaction ends', async () => {
+  const airlineId = await insertAirline(sql);
+  const [flightId] = await insertFlights(sql, airlineId, 1);
+  const seen: string[] = [];
+  let delivered!: () => void;
+  const arrived = new Promise<void>((resolve) => (delivered = resolve));
+  const listener: ChangeListener = (batch) => {
+    for (const doc of batch.documents) seen.push((doc as { description: string }).description);
+    if (seen.includes('after the old transaction')) delivered();
+  };
+  const unsubscribe = await feed.subscribe('flights', null, listener);
+
+  // An older transaction that writes nothing replicated (it only takes a transaction id).
+  await whileOpen(otherSql, async () => {
+    await sql`UPDATE flights SET description = 'after the old transaction' WHERE id = ${flightId!}`;
+    // Notified and read, but held back: the old transaction could still commit a smaller position.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen).not.toContain('after the old transaction');
+  });
+  await arrived;
+  expect(seen).toContain('after the old transaction');
+  unsubscribe();
+});
+
+test("another database's open transaction holds nothing back", async () => {
+  const airlineId = await insertAirline(sql, 'Elsewhere Air');
+  const [flightId] = await insertFlights(sql, airlineId, 1);
+  const seen: string[] = [];
+  const unsubscribe = await feed.subscribe('flights', null, (batch) => {
+    for (const doc of batch.documents) seen.push((doc as { description: string }).description);
+  });
+  await whileOpen(elsewhereSql, async () => {
+    await sql`UPDATE flights SET description = 'while elsewhere is open' WHERE id = ${flightId!}`;
+    await expect.poll(() => seen, { timeout: 5_000 }).toContain('while elsewhere is open');
+  });
+  unsubscribe();
+});
