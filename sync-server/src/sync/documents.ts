@@ -84,6 +84,13 @@ const hour = (column: string) => `to_char(${column}, 'HH24:MI')`;
  * client that does not know the field still cannot add tickets to it.
  */
 const FLIGHT_DELETED = `CASE WHEN f.deleted THEN true END AS "flightDeleted"`;
+/**
+ * The queries below are built from constant text per collection, so each connection prepares
+ * each of them once (postgres.js leaves `unsafe` queries unprepared by default: parsed and
+ * planned on every call).
+ */
+const PREPARED = { prepare: true } as const;
+
 /** Optional document fields: left out of the document when SQL gives NULL. */
 const OPTIONAL_FIELDS = ['flightDeleted'] as const;
 
@@ -225,6 +232,7 @@ export async function selectChanges<C extends SyncCollectionName>(
      FROM ${query.from} WHERE ${where}
      ORDER BY ${query.txColumn}, ${query.revisionColumn} LIMIT $4`,
     [partition, position.tx, position.revision, limit],
+    PREPARED,
   );
   const settledCount = rows.findIndex((row) => !row.settled);
   const settled = settledCount === -1 ? rows : rows.slice(0, settledCount);
@@ -255,6 +263,7 @@ export async function selectDocuments<C extends SyncCollectionName>(
   const rows = await sql.unsafe<ChangeRow[]>(
     `SELECT ${query.select} FROM ${query.from} WHERE ${where}`,
     [partition, ids as string[]],
+    PREPARED,
   );
   return new Map(rows.map((row) => [String(row.id), toDocument<C>(row)]));
 }
@@ -288,6 +297,7 @@ export async function selectHead(
      WHERE ${where} AND ${query.txColumn} < (SELECT replication_watermark())
      ORDER BY ${query.txColumn} DESC, ${query.revisionColumn} DESC LIMIT 1`,
     [partition],
+    PREPARED,
   );
   return row ?? { tx: 0, revision: 0 };
 }
