@@ -308,11 +308,23 @@ export function pushRowSchema<C extends WritableSyncCollectionName>(collection: 
  * receives, wrapped as `{ rows }`. More than `PUSH_MAX_ROWS` rows is refused whole (413).
  */
 export function pushBodySchema<C extends WritableSyncCollectionName>(collection: C) {
-  return z.strictObject(
-    { rows: z.array(pushRowSchema(collection)).min(1) },
-    { error: unknownFields },
-  );
+  // Built once per collection: zod compiles a schema on its first parse, and the server parses
+  // every push with it.
+  let schema = pushBodySchemas.get(collection) as PushBodySchema<C> | undefined;
+  if (!schema) {
+    schema = z.strictObject(
+      { rows: z.array(pushRowSchema(collection)).min(1) },
+      { error: unknownFields },
+    );
+    pushBodySchemas.set(collection, schema);
+  }
+  return schema;
 }
+type PushBodySchema<C extends WritableSyncCollectionName> = z.ZodObject<
+  { rows: z.ZodArray<ReturnType<typeof pushRowSchema<C>>> },
+  z.core.$strict
+>;
+const pushBodySchemas = new Map<WritableSyncCollectionName, unknown>();
 
 /**
  * The largest push row of a collection, in bytes of JSON: both states at their largest, every

@@ -6,15 +6,15 @@ import { pushChanges } from './push.ts';
 import { insertAirline, insertFlights } from './test-fixtures.ts';
 
 /**
- * A storm of sync pushes takes at most half of an instance's pool (push.ts, `pushSlotsOf`): the
- * other half stays free for checkout, pulls and pages. Real PostgreSQL: eight customers' pushes
+ * A storm of sync pushes leaves two connections of an instance's pool free (push.ts,
+ * `pushSlotsOf`) for checkout, pulls and pages. Real PostgreSQL: eight customers' pushes
  * are held inside their transactions (their partition locks are taken elsewhere) while a plain
  * query on the same pool of four still answers at once.
  */
 
 const { sql, url } = await createTestDatabase();
 
-test('pushes held in their transactions leave half the pool free; they all finish after', async () => {
+test('pushes held in their transactions leave two connections free; they all finish after', async () => {
   const pool = createSql(url, { max: 4 });
   const holder = createSql(url, { max: 1 });
   try {

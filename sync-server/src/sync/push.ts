@@ -133,16 +133,18 @@ export async function pushChanges(
 }
 
 /**
- * How many push transactions of one instance run at once: half its pool. A push holds its
- * connection for a few round trips; without a bound, a storm of pushes (hundreds of devices
- * syncing at once) takes every connection and a checkout queues behind all of them. The rest
- * wait here, in order, and the other half of the pool stays free for checkout, pulls and pages.
+ * How many push transactions of one instance run at once: all of its pool but two connections
+ * (at least one). A push holds its connection for a few round trips; without a bound, a storm of
+ * pushes (hundreds of devices syncing at once) takes every connection and a checkout queues
+ * behind all of them. The rest wait here, in order, and the reserved connections stay free for
+ * checkout, pulls and pages.
  */
+const RESERVED_CONNECTIONS = 2;
 const pushSlots = new WeakMap<Sql, LimitFunction>();
 function pushSlotsOf(sql: Sql): LimitFunction {
   let slots = pushSlots.get(sql);
   if (!slots) {
-    slots = pLimit(Math.max(1, Math.floor(Number(sql.options.max) / 2)));
+    slots = pLimit(Math.max(1, Number(sql.options.max) - RESERVED_CONNECTIONS));
     pushSlots.set(sql, slots);
   }
   return slots;
