@@ -14,7 +14,9 @@ import { createTestDatabase } from '../test/database.ts';
 const { url } = await createTestDatabase();
 
 test('sql.begin reserves its connection even when BEGIN fills the pipeline', async () => {
-  const sql = postgres(url, { max: 2, max_pipeline: 0, onnotice: () => {} });
+  // `max_pipeline` is a documented option that postgres.js's types leave out.
+  const options = { max: 2, max_pipeline: 0, onnotice: () => {} } as postgres.Options<{}>;
+  const sql = postgres(url, options);
   try {
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
