@@ -1,49 +1,53 @@
-// Checkout benchmark (issue 4): checkouts per second at N concurrent buyers on many flights,
-// beside the bare SQL transaction (advisory lock + guarded stock update + order, line and sale
-// inserts) measured in the same run; the ratio says what the whole path costs on top of it.
+// Checkout benchmark: checkouts per second at N concurrent buyers on many flights, both sides over
+// HTTP against a server process, at the same concurrency:
+//   (a) baseline: a minimal server running the order transaction's SQL bare (guarded stock
+//       update, order, line, sale, cart line out; lib/bare-checkout-server.ts);
+//   (b) the product (lib/product.ts: production bundle, shipped pool and logging):
+//       `POST /api/checkout` with the test card (session, quote, payment row, authorisation,
+//       order transaction, capture, receipt to the outbox).
+// In both, each loop first puts one line in its buyer's cart (SQL, not timed), then times the POST.
+// The ratio says what the whole path costs on top of its SQL.
 //
-//   import { runCheckoutBench, printCheckoutBench } from './checkout.ts';
-//   const report = await runCheckoutBench({ databaseUrl, connections: 50, seconds: 10, log });
+//   const report = await runCheckoutBench({ server, build, logDir, log });
 //   printCheckoutBench(report);
-//
-// Standalone: `tsx bench/checkout.ts [--seconds N] [--connections N] [--pool N] [--flights N]`
-// (uses DATABASE_URL, else 127.0.0.1:5432, else an embedded PostgreSQL; its own database).
-import os from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import path from 'node:path';
 import { calculateTotals } from '@skyport/shared';
 import { createSql, type Sql } from '../src/db/client.ts';
-import { createShopApp, insertBuyers, type Buyer } from '../src/features/checkout/testing.ts';
-import { createTestPayments } from '../src/payments/index.ts';
-import { runDirectLoad } from './lib/direct-load.ts';
-import { openBenchServer, recreateDatabase } from './lib/database.ts';
-import { table } from './lib/report.ts';
-import { round, type LoadResult } from './lib/stats.ts';
+import { insertBuyers, type Buyer } from '../src/features/checkout/testing.ts';
+import type { BenchBuild } from './lib/build.ts';
+import { startChildServer, type ChildServer } from './lib/child-server.ts';
+import { createBenchDatabase, type BenchServer } from './lib/database.ts';
+import { httpClient, runLoops, type LoopResult } from './lib/http-client.ts';
+import { configDefault, productSettings, startProduct, type ProductServer } from './lib/product.ts';
+import { table, type LoadAverages, type Measurement } from './lib/report.ts';
+import { round } from './lib/stats.ts';
+import os from 'node:os';
 
 export interface CheckoutBenchOptions {
-  /** A migrated database the benchmark may fill (it adds users, flights, orders). */
-  databaseUrl: string;
+  server: BenchServer;
+  build: BenchBuild;
+  logDir: string;
   connections?: number;
   seconds?: number;
   warmupSeconds?: number;
-  /** postgres.js pool of each variant. */
-  pool?: number;
   flights?: number;
   log?: (message: string) => void;
 }
 
 export interface CheckoutBenchReport {
+  database: string;
   connections: number;
   flights: number;
   pool: number;
-  /** (a) The bare SQL transaction: advisory lock, guarded UPDATE, INSERT order, line, sale. */
-  bareSql: LoadResult;
-  /** (b) The whole checkout: cart line, POST /api/stripe in-process (session, quote, payment
-   *  row, authorise on the test provider, order transaction, capture, confirmation). */
-  checkout: LoadResult;
+  server: ReturnType<typeof productSettings>;
+  /** (a) The bare order transaction behind a minimal HTTP server. */
+  bareSql: LoopResult & { load: LoadAverages };
+  /** (b) `POST /api/checkout` on the product. */
+  checkout: LoopResult & { load: LoadAverages };
   /** checkout.rps / bareSql.rps */
   ratio: number;
+  measurements: Measurement[];
 }
 
 interface BenchFlight {
@@ -75,14 +79,16 @@ async function seed(
 function buyerPool(buyers: Buyer[]) {
   const free = [...buyers];
   return {
-    take: () =>
-      free.pop() ??
-      (() => {
-        throw new Error('more loops than buyers');
-      })(),
+    take: () => {
+      const buyer = free.pop();
+      if (!buyer) throw new Error('more loops than buyers');
+      return buyer;
+    },
     give: (b: Buyer) => void free.push(b),
   };
 }
+
+const loadNow = () => os.loadavg().map((l) => round(l, 2));
 
 export async function runCheckoutBench(
   options: CheckoutBenchOptions,
@@ -90,148 +96,154 @@ export async function runCheckoutBench(
   const connections = options.connections ?? 50;
   const seconds = options.seconds ?? 10;
   const warmupSeconds = options.warmupSeconds ?? 2;
-  const pool = options.pool ?? 20;
   const flightCount = options.flights ?? 1000;
   const log = options.log ?? (() => {});
-  const sql = createSql(options.databaseUrl, { max: pool });
+  const pool = configDefault<number>('DATABASE_POOL_MAX');
+  const db = await createBenchDatabase(options.server, 'checkout', options.build.migrationsDir);
+  const sql = createSql(db.url, { max: pool });
+  const servers: (ChildServer | ProductServer)[] = [];
   try {
-    log(`checkout bench: seeding ${flightCount} flights and ${connections * 2} buyers …`);
+    log(
+      `checkout bench: seeding ${flightCount} flights and ${connections * 2} buyers into ${db.name} …`,
+    );
     const { flights, buyers } = await seed(sql, flightCount, connections * 2);
     const pick = (i: number) => flights[(i * 7) % flights.length]!;
-
-    log(`(a) bare SQL transaction, ${connections} concurrent, ${seconds} s …`);
-    const bareSql = await runDirectLoad(
-      async (i) => {
-        const flight = pick(i);
-        const buyer = buyers[i % buyers.length]!;
-        const totals = calculateTotals([{ unitPriceCents: flight.priceCents, amount: 1 }]);
-        await sql.begin(async (tx) => {
-          await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:replication'))`;
-          const taken = await tx<
-            {
-              airline_id: string;
-              airline_name: string;
-              origin: string;
-              destination: string;
-              departure_hour: string;
-              arrival_hour: string;
-            }[]
-          >`
-          UPDATE flights SET tickets = tickets - 1, updated_at = now()
-          WHERE id = ${flight.id} AND tickets >= 1 AND NOT deleted AND price_cents = ${flight.priceCents}
-          RETURNING airline_id, airline_name, origin, destination, departure_hour, arrival_hour`;
-          const f = taken[0];
-          if (!f) throw new Error('no stock');
-          await tx`
-          WITH o AS (
-            INSERT INTO orders (user_id, payment_id, subtotal_cents, fee_cents, total_cents)
-            VALUES (${buyer.id}, 'bench', ${totals.subtotalCents}, ${totals.feeCents}, ${totals.totalCents}) RETURNING id
-          ), l AS (
-            INSERT INTO order_lines (order_id, flight_id, airline_id, amount, unit_price_cents, airline_name, origin,
-                                     destination, departure_hour, arrival_hour)
-            SELECT o.id, ${flight.id}, ${f.airline_id}, 1, ${flight.priceCents}, ${f.airline_name}, ${f.origin},
-                   ${f.destination}, ${f.departure_hour}, ${f.arrival_hour} FROM o
-            RETURNING id
-          )
-          INSERT INTO sales (airline_id, flight_id, order_line_id, unit_price_cents, amount)
-          SELECT ${f.airline_id}, ${flight.id}, l.id, ${flight.priceCents}, 1 FROM l`;
-        });
-      },
-      { concurrency: connections, seconds, warmupSeconds },
-    );
-
-    log(
-      `(b) full checkout (POST /api/stripe in-process, test provider), ${connections} concurrent, ${seconds} s …`,
-    );
-    const { app } = createShopApp(sql, { payments: createTestPayments({ timeoutMs: 15_000 }) });
     const free = buyerPool(buyers);
-    const checkout = await runDirectLoad(
-      async (i) => {
-        const buyer = free.take();
-        try {
-          const flight = pick(i);
-          await sql`
-          INSERT INTO cart_lines (user_id, flight_id, amount) VALUES (${buyer.id}, ${flight.id}, 1)
-          ON CONFLICT (user_id, flight_id) DO UPDATE SET amount = 1, deleted = false, updated_at = now()`;
-          const amount = calculateTotals([
-            { unitPriceCents: flight.priceCents, amount: 1 },
-          ]).totalCents;
-          const res = await app.request('/api/stripe', {
-            method: 'POST',
-            headers: {
-              ...buyer.headers,
-              'Content-Type': 'application/json',
-              'Idempotency-Key': randomUUID(),
-            },
-            body: JSON.stringify({ id: 'pm_card_visa', amount, receipt_email: 'bench@bench.test' }),
-          });
-          if (res.status !== 200)
-            throw new Error(`checkout answered ${res.status}: ${await res.text()}`);
-        } finally {
-          free.give(buyer);
-        }
-      },
-      { concurrency: connections, seconds, warmupSeconds },
-    );
+    let next = 0;
 
+    /** One loop iteration: a cart line (not timed), then the timed POST. */
+    const drive = async (
+      baseUrl: string,
+      post: (buyer: Buyer, flight: BenchFlight) => [string, string, Record<string, string>],
+    ) => {
+      const client = httpClient(baseUrl);
+      const before = loadNow();
+      try {
+        const result = await runLoops(
+          async () => {
+            const buyer = free.take();
+            try {
+              const flight = pick(next++);
+              await sql`
+                INSERT INTO cart_lines (user_id, flight_id, amount) VALUES (${buyer.id}, ${flight.id}, 1)
+                ON CONFLICT (user_id, flight_id) DO UPDATE SET amount = 1, deleted = false, updated_at = now()`;
+              const [requestPath, body, headers] = post(buyer, flight);
+              const started = performance.now();
+              const answer = await client.request(
+                'POST',
+                requestPath,
+                { 'Content-Type': 'application/json', ...headers },
+                body,
+              );
+              const ms = performance.now() - started;
+              if (answer.status !== 200 || !answer.body.includes('"succeeded"'))
+                throw new Error(`checkout answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+              return ms;
+            } finally {
+              free.give(buyer);
+            }
+          },
+          { loops: connections, seconds, warmupSeconds },
+        );
+        return { ...result, load: { before, after: loadNow() } };
+      } finally {
+        client.close();
+      }
+    };
+
+    const bare = await startChildServer(
+      path.join(import.meta.dirname, 'lib/bare-checkout-server.ts'),
+      [db.url, String(pool)],
+    );
+    servers.push(bare);
+    log(`(a) bare order transaction over HTTP, ${connections} concurrent, ${seconds} s …`);
+    const bareSql = await drive(bare.baseUrl, (buyer, flight) => [
+      '/bare/checkout',
+      JSON.stringify({ userId: buyer.id, flightId: flight.id, priceCents: flight.priceCents }),
+      {},
+    ]);
+    await bare.stop();
+    servers.length = 0;
+
+    const product = await startProduct({
+      build: options.build,
+      databaseUrl: db.url,
+      publicDir: options.build.pwaDir(),
+      logFile: path.join(options.logDir, 'checkout-server.log'),
+      name: 'checkout server',
+    });
+    servers.push(product);
+    log(
+      `(b) POST /api/checkout (test card) on the product, ${connections} concurrent, ${seconds} s …`,
+    );
+    const checkout = await drive(product.baseUrl, (buyer, flight) => [
+      '/api/checkout',
+      JSON.stringify({
+        method: 'card',
+        paymentMethodId: 'pm_card_visa',
+        amount: calculateTotals([{ unitPriceCents: flight.priceCents, amount: 1 }]).totalCents,
+      }),
+      { ...buyer.headers, 'Idempotency-Key': randomUUID() },
+    ]);
+
+    const ratio = round(checkout.rps / Math.max(bareSql.rps, 1e-9), 3);
     return {
+      database: db.name,
       connections,
       flights: flightCount,
       pool,
+      server: productSettings(),
       bareSql,
       checkout,
-      ratio: checkout.rps / bareSql.rps,
+      ratio,
+      measurements: [
+        {
+          suite: 'checkout',
+          name: 'checkouts/s',
+          value: Math.round(checkout.rps),
+          unit: '/s',
+          baseline: { name: 'bare SQL', value: Math.round(bareSql.rps) },
+          ratio,
+          load: checkout.load,
+        },
+        {
+          suite: 'checkout',
+          name: 'checkout p99',
+          value: checkout.p99,
+          unit: 'ms',
+          baseline: { name: 'bare SQL', value: bareSql.p99 },
+          load: checkout.load,
+        },
+      ],
     };
   } finally {
+    for (const server of servers) await server.stop();
     await sql.end({ timeout: 5 });
   }
 }
 
 export function printCheckoutBench(report: CheckoutBenchReport): void {
-  const rows: (string | number)[][] = [['variant', 'per s', 'p50 ms', 'p99 ms', 'errors']];
+  const rows: (string | number)[][] = [
+    ['variant', 'per s', 'p50 ms', 'p99 ms', 'errors', 'load 1 min'],
+  ];
   for (const [label, r] of [
-    ['(a) bare SQL transaction', report.bareSql],
-    ['(b) full checkout', report.checkout],
+    ['(a) bare order transaction (HTTP)', report.bareSql],
+    ['(b) POST /api/checkout', report.checkout],
   ] as const) {
-    rows.push([label, Math.round(r.rps), round(r.p50), round(r.p99), r.errors]);
+    rows.push([
+      label,
+      Math.round(r.rps),
+      r.p50,
+      r.p99,
+      r.errors,
+      `${r.load.before[0]} → ${r.load.after[0]}`,
+    ]);
   }
   console.log(
     `\nCheckout at ${report.connections} concurrent buyers on ${report.flights} flights (pool ${report.pool})\n`,
   );
   console.log(table(rows));
   console.log(`\nfull checkout / bare SQL: ${Math.round(report.ratio * 1000) / 10} %`);
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '2' },
-      connections: { type: 'string', default: '50' },
-      pool: { type: 'string', default: '20' },
-      flights: { type: 'string', default: '1000' },
-    },
-  });
-  const server = await openBenchServer(console.log);
-  try {
-    const databaseUrl = await recreateDatabase(server, 'skyport_bench_checkout');
-    console.log(
-      `PostgreSQL (${server.source}): ${server.version}; ${os.availableParallelism()} cores, load ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
-    const report = await runCheckoutBench({
-      databaseUrl,
-      seconds: Number(values.seconds),
-      warmupSeconds: Number(values.warmup),
-      connections: Number(values.connections),
-      pool: Number(values.pool),
-      flights: Number(values.flights),
-      log: console.log,
-    });
-    printCheckoutBench(report);
-  } finally {
-    await server.stop();
-  }
+  for (const sample of [...report.bareSql.errorSamples, ...report.checkout.errorSamples])
+    console.log(`  error: ${sample}`);
 }

@@ -3,20 +3,21 @@
 //      (target < 180 KB), in Debian's chromium through playwright-core;
 //   2. a Lighthouse 12.2.3 run of the home page with its default mobile preset: performance and
 //      accessibility scores (targets 90 and 95).
-// Call `runPwaBench({ server, log })` from bench/run.ts with the BenchServer it already opened;
-// it builds nothing: pwa/dist must exist (`pnpm --filter @skyport/pwa run build`).
-import { spawn, type ChildProcess } from 'node:child_process';
+// The built app is the bench's own PWA build (lib/build.ts, never pwa/dist), served by the
+// product (lib/product.ts) on the bench's `pwa` database with the demo data (SEED_DEMO=always).
+// Call `runPwaBench({ server, build, logDir, log })` from bench/run.ts.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import type { BenchBuild } from './lib/build.ts';
 import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from './lib/chromium.ts';
-import { recreateDatabase, type BenchServer } from './lib/database.ts';
+import { createBenchDatabase, type BenchServer } from './lib/database.ts';
+import { startProduct } from './lib/product.ts';
+import { limit, type Measurement } from './lib/report.ts';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
-const PWA_DIST = path.resolve(SERVER_ROOT, '../pwa/dist');
-const BENCH_DATABASE = 'skyport_bench_pwa';
 /** Targets of issue 6. */
 export const PWA_TARGETS = {
   homeInitialJsKb: 180,
@@ -26,6 +27,9 @@ export const PWA_TARGETS = {
 
 export interface PwaBenchOptions {
   server: BenchServer;
+  build: BenchBuild;
+  /** Folder for the server's log. */
+  logDir: string;
   log: (message: string) => void;
   /** Debian's chromium by default. */
   chromiumPath?: string;
@@ -52,65 +56,6 @@ export interface PwaBenchReport {
     targets: { performance: number; accessibility: number };
     pass: boolean;
   } | null;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function startProduct(
-  databaseUrl: string,
-): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      SEED_DEMO: 'always',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-    },
-  });
-  const baseUrl = `http://localhost:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) return { baseUrl, child };
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error('the server did not answer /api/health within 90 s');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function stopProduct(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve(undefined);
-    }, 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(undefined);
-    });
-  });
 }
 
 /** JavaScript the home page needs before a visitor can use it: a cold first visit, no cache. */
@@ -255,16 +200,23 @@ const median = (values: number[]) => {
 export async function runPwaBench(options: PwaBenchOptions): Promise<PwaBenchReport> {
   const { server, log } = options;
   const chromiumPath = options.chromiumPath ?? DEFAULT_CHROMIUM_PATH;
-  if (!existsSync(path.join(PWA_DIST, 'index.html'))) {
-    throw new Error(`${PWA_DIST} is missing: run \`pnpm --filter @skyport/pwa run build\` first`);
-  }
   if (!existsSync(chromiumPath))
     throw new Error(`no chromium at ${chromiumPath} (apt-get install chromium)`);
-  const databaseUrl = await recreateDatabase(server, BENCH_DATABASE);
-  const product = await startProduct(databaseUrl);
+  const publicDir = options.build.pwaDir();
+  const db = await createBenchDatabase(server, 'pwa', options.build.migrationsDir);
+  const product = await startProduct({
+    build: options.build,
+    databaseUrl: db.url,
+    publicDir,
+    logFile: path.join(options.logDir, 'pwa-server.log'),
+    name: 'pwa server',
+    // The home page needs flights to show: the demo catalogue.
+    env: { SEED_DEMO: 'always' },
+  });
+  const baseUrl = product.localhostUrl;
   try {
-    log(`pwa: home page initial JavaScript (${product.baseUrl}) …`);
-    const homeInitialJs = await measureHomeInitialJs(product.baseUrl, chromiumPath);
+    log(`pwa: home page initial JavaScript (${baseUrl}) …`);
+    const homeInitialJs = await measureHomeInitialJs(baseUrl, chromiumPath);
     log(
       `  ${homeInitialJs.gzipKb} KB gzipped in ${homeInitialJs.files.length} scripts (target < ${PWA_TARGETS.homeInitialJsKb} KB)`,
     );
@@ -273,7 +225,7 @@ export async function runPwaBench(options: PwaBenchOptions): Promise<PwaBenchRep
     const runs: LighthouseRun[] = [];
     try {
       for (let run = 0; run < (options.lighthouseRuns ?? 3); run++)
-        runs.push(await lighthouseOnce(`${product.baseUrl}/`, chromiumPath));
+        runs.push(await lighthouseOnce(`${baseUrl}/`, chromiumPath));
       const performance = median(runs.map((r) => r.performance));
       const accessibility = median(runs.map((r) => r.accessibility));
       lighthouse = {
@@ -296,30 +248,38 @@ export async function runPwaBench(options: PwaBenchOptions): Promise<PwaBenchRep
     }
     return { homeInitialJs, lighthouse };
   } finally {
-    await stopProduct(product.child);
+    await product.stop();
   }
 }
 
-// `tsx bench/pwa.ts` runs it on its own.
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const { openBenchServer } = await import('./lib/database.ts');
-  const server = await openBenchServer(console.log);
-  try {
-    const report = await runPwaBench({ server, log: console.log });
-    console.log(
-      JSON.stringify(
-        {
-          ...report,
-          homeInitialJs: {
-            ...report.homeInitialJs,
-            files: report.homeInitialJs.files.slice(0, 10),
-          },
-        },
-        null,
-        2,
-      ),
+/** The report's figures beside their targets, for the run summary. */
+export function pwaMeasurements(report: PwaBenchReport): Measurement[] {
+  const measurements: Measurement[] = [
+    {
+      suite: 'pwa',
+      name: 'home initial JS (gzip)',
+      value: report.homeInitialJs.gzipKb,
+      unit: 'KB',
+      limit: limit(report.homeInitialJs.gzipKb, '<', PWA_TARGETS.homeInitialJsKb),
+    },
+  ];
+  if (report.lighthouse) {
+    measurements.push(
+      {
+        suite: 'pwa',
+        name: 'Lighthouse performance (mobile)',
+        value: report.lighthouse.performance,
+        unit: '',
+        limit: limit(report.lighthouse.performance, '>=', PWA_TARGETS.lighthousePerformance),
+      },
+      {
+        suite: 'pwa',
+        name: 'Lighthouse accessibility',
+        value: report.lighthouse.accessibility,
+        unit: '',
+        limit: limit(report.lighthouse.accessibility, '>=', PWA_TARGETS.lighthouseAccessibility),
+      },
     );
-  } finally {
-    await server.stop();
   }
+  return measurements;
 }

@@ -7,18 +7,20 @@
 //      target < 16 ms), the one-time index build reported beside it;
 //   3. live update delay: a flight changed on the server until the change is in a streaming
 //      client's local database (p50 / p95 ms; target p95 < 500 ms).
-// The page is the PWA's local-first harness (pwa/e2e/local-first, a production build; built here
-// first). Call `runSyncBench({ server, log })` from bench/run.ts with its BenchServer.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+// The page is the PWA's local-first harness (pwa/e2e/local-first, a production build into the
+// bench's build folder), served by the product (lib/product.ts) on the bench's `sync` database;
+// live changes are committed with SQL as an airline's edit commits them.
+// Call `runSyncBench({ server, build, logDir, log })` from bench/run.ts.
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { BenchServer } from './lib/database.ts';
+import { createSql } from '../src/db/client.ts';
+import { generateSyntheticCatalog } from '../src/db/seed/synthetic.ts';
+import type { BenchBuild } from './lib/build.ts';
+import { createBenchDatabase, vacuumAnalyze, type BenchServer } from './lib/database.ts';
 import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from './lib/chromium.ts';
+import { startProduct, type ProductServer } from './lib/product.ts';
+import { limit, type Measurement } from './lib/report.ts';
 import { median, percentile, round } from './lib/stats.ts';
-
-const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
-const PWA_ROOT = path.resolve(SERVER_ROOT, '../pwa');
-const HARNESS_DIST = path.join(PWA_ROOT, 'e2e/local-first/dist');
 
 /** Targets of issue 5. */
 export const SYNC_TARGETS = {
@@ -29,6 +31,9 @@ export const SYNC_TARGETS = {
 
 export interface SyncBenchOptions {
   server: BenchServer;
+  build: BenchBuild;
+  /** Folder for the server's log. */
+  logDir: string;
   log: (message: string) => void;
   /** Catalogue size (default 10,000). */
   flights?: number;
@@ -71,58 +76,6 @@ export interface SyncBenchReport {
   };
 }
 
-interface TestServerProcess {
-  url: string;
-  child: ChildProcessWithoutNullStreams;
-}
-
-/** Builds the harness every time: an old build would measure old code. */
-function buildHarness(log: (message: string) => void) {
-  log('building the local-first harness (pwa/e2e/local-first)');
-  const result = spawnSync(
-    path.join(PWA_ROOT, 'node_modules/.bin/vite'),
-    ['build', '-c', 'e2e/local-first/vite.config.ts'],
-    {
-      cwd: PWA_ROOT,
-      stdio: 'inherit',
-    },
-  );
-  if (result.status !== 0) throw new Error('the harness build failed');
-}
-
-async function startServer(adminUrl: string, flights: number): Promise<TestServerProcess> {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    path.join(SERVER_ROOT, 'node_modules/.bin/tsx'),
-    ['src/sync/test-server.ts', '--flights', String(flights), '--public-dir', HARNESS_DIST],
-    {
-      cwd: SERVER_ROOT,
-      env: { ...process.env, DATABASE_URL: adminUrl },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
-  child.stderr.pipe(process.stderr);
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout
-        .split('\n')
-        .find((candidate) => candidate.startsWith('{') && stdout.includes('\n'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`the test server exited (${code})`)));
-  });
-  return { url: url.replace('127.0.0.1', 'localhost'), child };
-}
-
-function stopServer(server: TestServerProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.child.exitCode !== null) return resolve();
-    server.child.once('exit', () => resolve());
-    server.child.stdin.end();
-  });
-}
-
 declare const window: {
   harness: {
     ready: Promise<boolean>;
@@ -142,11 +95,24 @@ declare const window: {
 export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBenchReport> {
   const { log } = options;
   const flights = options.flights ?? 10_000;
-  buildHarness(log);
-  log(`sync bench: starting a server with ${flights} flights`);
-  const server = await startServer(options.server.adminUrl, flights);
+  const harness = options.build.harnessDir();
+  const db = await createBenchDatabase(options.server, 'sync', options.build.migrationsDir);
+  const sql = createSql(db.url, { max: 2 });
+  let product: ProductServer | undefined;
   let browser: Browser | undefined;
   try {
+    log(`sync bench: ${flights} flights into ${db.name}, served by the product`);
+    await generateSyntheticCatalog(sql, { flights, airlines: 20 });
+    await vacuumAnalyze(sql, 'flights');
+    product = await startProduct({
+      build: options.build,
+      databaseUrl: db.url,
+      publicDir: harness,
+      logFile: path.join(options.logDir, 'sync-server.log'),
+      name: 'sync server',
+    });
+    // localhost: a secure context for the harness (IndexedDB, as on a real origin).
+    const server = { url: product.localhostUrl };
     browser = await chromium.launch({
       executablePath: options.chromiumPath ?? DEFAULT_CHROMIUM_PATH,
       args: CHROMIUM_FLAGS,
@@ -204,13 +170,9 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
         id,
         priceCents,
       ] as const);
+      // The change as an airline's edit commits it: one UPDATE through the replication triggers.
       const started = Date.now();
-      const response = await fetch(`${server.url}/__test/flights/${id}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ priceCents }),
-      });
-      if (!response.ok) throw new Error(`changing flight ${id} failed: ${response.status}`);
+      await sql`UPDATE flights SET price_cents = ${priceCents}, updated_at = now() WHERE id = ${id}`;
       const arrived = await page.evaluate((flightId) => window.harness.arrival(flightId), id);
       delays.push(arrived - started);
     }
@@ -253,6 +215,36 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<SyncBench
     return report;
   } finally {
     await browser?.close();
-    await stopServer(server);
+    await product?.stop();
+    await sql.end({ timeout: 5 });
   }
+}
+
+/** The report's figures beside their floors and targets, for the run summary. */
+export function syncMeasurements(report: SyncBenchReport): Measurement[] {
+  return [
+    {
+      suite: 'sync',
+      name: `initial sync of ${report.flights} flights`,
+      value: report.initialSync.seconds,
+      unit: 's',
+      baseline: { name: 'bare fetch + puts', value: report.initialSync.bare.seconds },
+      ratio: report.initialSync.ratioToBare,
+      limit: limit(report.initialSync.seconds, '<', SYNC_TARGETS.initialSyncSeconds),
+    },
+    {
+      suite: 'sync',
+      name: 'local page query (median)',
+      value: report.pageQuery.medianMs,
+      unit: 'ms',
+      limit: limit(report.pageQuery.medianMs, '<', SYNC_TARGETS.pageQueryMs),
+    },
+    {
+      suite: 'sync',
+      name: 'live update p95',
+      value: report.liveUpdate.p95Ms,
+      unit: 'ms',
+      limit: limit(report.liveUpdate.p95Ms, '<', SYNC_TARGETS.liveUpdateP95Ms),
+    },
+  ];
 }

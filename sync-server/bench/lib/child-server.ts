@@ -58,3 +58,35 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+/**
+ * Runs a TypeScript script in its own Node process with `input` on its standard input, calling
+ * `onMessage` with every JSON line it prints; resolves when it exits with 0.
+ */
+export function runScript(
+  script: string,
+  input: string,
+  onMessage: (message: Record<string, unknown>) => void,
+): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: process.env,
+  });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return; // Not a control line.
+    }
+    if (message && typeof message === 'object') onMessage(message as Record<string, unknown>);
+  });
+  child.stdin!.end(input);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    // 'close', not 'exit': every line of its output has been read by then.
+    child.once('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${script} exited with ${code ?? signal}`)),
+    );
+  });
+}

@@ -29,3 +29,75 @@ export async function writeResults(dir: string, name: string, data: unknown): Pr
   await writeFile(path.join(dir, `${name}-latest.json`), text);
   return file;
 }
+
+/** A limit a measurement must meet, and whether it did. */
+export interface LimitCheck {
+  text: string;
+  pass: boolean;
+}
+
+export function limit(value: number, op: '>=' | '<' | '<=' | '>', bound: number): LimitCheck {
+  const pass =
+    op === '>='
+      ? value >= bound
+      : op === '>'
+        ? value > bound
+        : op === '<='
+          ? value <= bound
+          : value < bound;
+  return { text: `${op} ${bound}`, pass };
+}
+
+/** `os.loadavg()` (1, 5, 15 min) before and after a measurement. */
+export interface LoadAverages {
+  before: number[];
+  after: number[];
+}
+
+/** One figure of a suite, beside its baseline and its limit: what the run summary prints. */
+export interface Measurement {
+  suite: string;
+  name: string;
+  value: number;
+  unit: string;
+  /** The same work done bare, measured in the same run over the same transport. */
+  baseline?: { name: string; value: number };
+  /** value / baseline, when the limit is on the ratio. */
+  ratio?: number;
+  limit?: LimitCheck;
+  load?: LoadAverages;
+}
+
+const loadText = (load?: LoadAverages) =>
+  load
+    ? `${load.before.map((l) => l.toFixed(2)).join(' ')} → ${load.after.map((l) => l.toFixed(2)).join(' ')}`
+    : '';
+
+/** The measurements as a table: value, baseline, ratio, limit, pass/fail, load average. */
+export function measurementTable(measurements: readonly Measurement[]): string {
+  const rows: (string | number)[][] = [
+    [
+      'suite',
+      'measurement',
+      'value',
+      'baseline',
+      'ratio',
+      'limit',
+      'result',
+      'load 1/5/15 min before → after',
+    ],
+  ];
+  for (const m of measurements) {
+    rows.push([
+      m.suite,
+      m.name,
+      Number.isFinite(m.value) ? `${m.value} ${m.unit}` : 'none',
+      m.baseline ? `${m.baseline.value} ${m.unit} (${m.baseline.name})` : '',
+      m.ratio === undefined ? '' : m.ratio.toFixed(2),
+      m.limit?.text ?? '',
+      m.limit ? (m.limit.pass ? 'pass' : 'FAIL') : '',
+      loadText(m.load),
+    ]);
+  }
+  return table(rows);
+}
