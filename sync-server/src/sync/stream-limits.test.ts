@@ -142,7 +142,8 @@ describe('open streams are limited per client address and per instance', () => {
 
 describe('a client that does not read is not buffered without bound', () => {
   test('past the queue bound the stream ends with a reconnect hint, and the socket is let go', async () => {
-    const instance = await startInstance({ queueMaxBytes: 64 * 1024, writeTimeoutMs: 10_000 });
+    // The write timeout is far off: this is about the queue bound, however long the updates take.
+    const instance = await startInstance({ queueMaxBytes: 64 * 1024, writeTimeoutMs: 120_000 });
     const origin = new URL(instance.origin);
     const reader = await openStalledReader(origin);
     expect(await openStreams(instance)).toBe(1);

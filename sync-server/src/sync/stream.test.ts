@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
+import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createApp } from '../app.ts';
@@ -129,7 +130,14 @@ const changesWith = (id: string) => (event: SseEvent) =>
 
 test('a stream starts with a resync, and a flight changed through instance A reaches a client of instance B', async () => {
   const stream = openStream(b.origin, 'flights');
-  expect((await stream.response).headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const { headers } = await stream.response;
+  expect(headers.get('content-type')).toMatch(/^text\/event-stream/);
+  // The stream writes its own head, with what every answer carries.
+  expect(headers.get('cache-control')).toBe('no-store');
+  expect(headers.get('x-accel-buffering')).toBe('no');
+  expect(headers.get('x-request-id')).toMatch(/\S/);
+  expect(headers.get('content-security-policy')).toContain("default-src 'self'");
+  expect(headers.get('transfer-encoding')).toBe('chunked');
   await stream.waitFor((event) => event.event === 'resync');
   const changed = flightIds[0]!;
   const started = performance.now();
@@ -140,7 +148,8 @@ test('a stream starts with a resync, and a flight changed through instance A rea
     checkpoint: { revision: number; id: string };
   };
   expect(body.documents.find((doc) => doc.id === changed)?.priceCents).toBe(4242);
-  expect(body.checkpoint).toEqual({ revision: expect.any(Number), id: changed });
+  // The checkpoint is the feed's (opaque to the stream): it names the last row sent.
+  expect(body.checkpoint).toMatchObject({ revision: expect.any(Number), id: changed });
   expect(event.at - started).toBeLessThan(2000);
   await stream.close();
 });
@@ -246,4 +255,26 @@ test('one connection carries several collections, each event naming its collecti
     headers: syncHeaders(),
   });
   expect(unknown.status).toBe(400);
+});
+
+test('an HTTP/1.0 client gets the stream unchunked, to the end of the connection', async () => {
+  const origin = new URL(a.origin);
+  const socket = connect({ host: origin.hostname, port: Number(origin.port) });
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  socket.write(
+    `GET /api/sync/flights/stream HTTP/1.0\r\nHost: ${origin.host}\r\n` +
+      `${SYNC_VERSION_HEADER}: ${SYNC_PROTOCOL_VERSION}\r\n\r\n`,
+  );
+  for (let i = 0; i < 100 && !text.includes('event: resync'); i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  const changed = flightIds[4]!;
+  await a.sql`UPDATE flights SET price_cents = price_cents + 1 WHERE id = ${changed}`;
+  for (let i = 0; i < 100 && !text.includes(changed); i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  socket.destroy();
+  const [head, body] = text.split('\r\n\r\n', 2);
+  expect(head).not.toMatch(/transfer-encoding/i);
+  expect(body).toMatch(/^event: resync\ndata: \{\}\n\nevent: changes\ndata: \{/);
+  expect(body).toContain(changed);
 });
