@@ -1,4 +1,5 @@
-import { Field } from './field.tsx';
+import { useFormContext } from 'react-hook-form';
+import { FormField } from './form-field.tsx';
 
 /** The fields of a new account, customer and airline alike (spec §5). */
 export const ACCOUNT_FIELDS = [
@@ -11,83 +12,94 @@ export const ACCOUNT_FIELDS = [
   'confirmPassword',
 ] as const;
 export type AccountField = (typeof ACCOUNT_FIELDS)[number];
+/** The account fields as typed (the shared schemas parse them). */
+export type AccountValues = Record<AccountField, string>;
 
-/** The account fields' values in a submitted form, as text (the shared schemas parse them). */
-export function accountValues(form: FormData): Record<AccountField, string> {
-  return Object.fromEntries(
-    ACCOUNT_FIELDS.map((field) => [field, String(form.get(field) ?? '')]),
-  ) as Record<AccountField, string>;
-}
+/** An empty account form. */
+export const EMPTY_ACCOUNT_VALUES: AccountValues = {
+  name: '',
+  lastName: '',
+  image: '',
+  email: '',
+  phone: '',
+  password: '',
+  confirmPassword: '',
+};
 
 export interface AccountFieldsProps {
   labels: Record<AccountField, string>;
-  errors: Partial<Record<string, string>>;
   /** `given-name` for a person; an airline's "first name" is its name (`organization`). */
   nameAutoComplete?: string;
   imagePlaceholder?: string;
 }
 
-/** Names, image, email and phone, password twice: the registration forms' shared part. */
+/**
+ * Names, image, email and phone, password twice: the registration forms' shared part. Inside a
+ * react-hook-form `FormProvider` whose values include `AccountValues`.
+ */
 export function AccountFields({
   labels,
-  errors,
   nameAutoComplete = 'given-name',
   imagePlaceholder,
 }: AccountFieldsProps) {
+  const {
+    register,
+    formState: { errors },
+  } = useFormContext<AccountValues>();
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
+        <FormField
           label={labels.name}
-          name="name"
           autoComplete={nameAutoComplete}
           error={errors.name}
+          {...register('name')}
         />
-        <Field
+        <FormField
           label={labels.lastName}
-          name="lastName"
           autoComplete="family-name"
           error={errors.lastName}
+          {...register('lastName')}
         />
       </div>
-      <Field
+      <FormField
         label={labels.image}
-        name="image"
         type="url"
         inputMode="url"
         placeholder={imagePlaceholder}
         error={errors.image}
+        {...register('image')}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
+        <FormField
           label={labels.email}
-          name="email"
           type="email"
           autoComplete="email"
           error={errors.email}
+          {...register('email')}
         />
-        <Field
+        <FormField
           label={labels.phone}
-          name="phone"
           type="tel"
           autoComplete="tel"
           error={errors.phone}
+          {...register('phone')}
         />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
+        <FormField
           label={labels.password}
-          name="password"
           type="password"
           autoComplete="new-password"
           error={errors.password}
+          {...register('password')}
         />
-        <Field
+        <FormField
           label={labels.confirmPassword}
-          name="confirmPassword"
           type="password"
           autoComplete="new-password"
           error={errors.confirmPassword}
+          {...register('confirmPassword')}
         />
       </div>
     </>

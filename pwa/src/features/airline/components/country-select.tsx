@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { COUNTRIES, findCountryByName, isCountryName, type Country } from '@skyport/shared';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
+import { FormField } from '../../../ui/form-field.tsx';
 import { airlineLabels } from '../labels.ts';
 
 /** Lower case without accents: "Côte" and "cote" match. */
@@ -45,7 +46,6 @@ export interface CountrySelectProps {
 export function CountrySelect({ label, name, value, onChange, error }: CountrySelectProps) {
   const id = useId();
   const listId = `${id}-list`;
-  const errorId = `${id}-error`;
   const [query, setQuery] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -127,87 +127,79 @@ export function CountrySelect({ label, name, value, onChange, error }: CountrySe
   const shown = query ?? value;
   const activeCountry = open ? matches[active] : undefined;
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <div className="relative">
-        <div className={`input w-full ${error ? 'input-error' : ''}`}>
-          {isCountryName(value) && query === null ? (
-            <CountryFlag country={value} />
-          ) : (
-            <SearchGlyph />
-          )}
-          <input
-            id={id}
-            name={name}
-            type="text"
-            role="combobox"
-            className="grow"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={airlineLabels.searchCountry}
-            value={shown}
-            aria-expanded={open}
-            aria-controls={listId}
-            aria-autocomplete="list"
-            aria-activedescendant={activeCountry ? optionId(active) : undefined}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-            onChange={(event) => {
-              setQuery(event.target.value);
-              onChange(event.target.value);
-              setOpen(true);
-              setActive(0);
-            }}
-            onClick={() => setOpen(true)}
-            onKeyDown={onKeyDown}
-            onBlur={settle}
-            data-testid={`country-${name}`}
-          />
-        </div>
-        <ul
-          ref={listRef}
-          id={listId}
-          role="listbox"
-          aria-label={label}
-          hidden={!open}
-          className="absolute left-0 right-0 top-full z-20 mt-1 max-h-60 overflow-y-auto rounded-box border border-base-300 bg-base-100 p-1 shadow-lg"
-        >
-          {matches.length === 0 ? (
-            <li className="px-3 py-2 text-sm text-base-content/70" role="presentation">
-              {airlineLabels.noCountry}
-            </li>
-          ) : (
-            matches.map((country, index) => (
-              <li
-                key={country.code}
-                id={optionId(index)}
-                role="option"
-                aria-selected={country.name === value}
-                className={`flex cursor-pointer items-center gap-2 rounded-field px-3 py-1.5 text-sm ${
-                  index === active ? 'bg-primary text-primary-content' : 'hover:bg-base-200'
-                }`}
-                // mousedown, not click: the input keeps focus, so its blur does not close the list first.
-                onMouseDown={(event) => {
-                  event.preventDefault();
-                  choose(country);
-                }}
-                onMouseMove={() => setActive(index)}
-              >
-                <CountryFlag country={country.name} />
-                <span>{country.name}</span>
+    <FormField label={label} id={id} name={name} error={error}>
+      {(aria) => (
+        <div className="relative">
+          <div className={`input w-full ${error ? 'input-error' : ''}`}>
+            {isCountryName(value) && query === null ? (
+              <CountryFlag country={value} />
+            ) : (
+              <SearchGlyph />
+            )}
+            <input
+              {...aria}
+              name={name}
+              type="text"
+              role="combobox"
+              className="grow"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={airlineLabels.searchCountry}
+              value={shown}
+              aria-expanded={open}
+              aria-controls={listId}
+              aria-autocomplete="list"
+              aria-activedescendant={activeCountry ? optionId(active) : undefined}
+              onChange={(event) => {
+                setQuery(event.target.value);
+                onChange(event.target.value);
+                setOpen(true);
+                setActive(0);
+              }}
+              onClick={() => setOpen(true)}
+              onKeyDown={onKeyDown}
+              onBlur={settle}
+              data-testid={`country-${name}`}
+            />
+          </div>
+          <ul
+            ref={listRef}
+            id={listId}
+            role="listbox"
+            aria-label={label}
+            hidden={!open}
+            className="absolute left-0 right-0 top-full z-20 mt-1 max-h-60 overflow-y-auto rounded-box border border-base-300 bg-base-100 p-1 shadow-lg"
+          >
+            {matches.length === 0 ? (
+              <li className="px-3 py-2 text-sm text-base-content/70" role="presentation">
+                {airlineLabels.noCountry}
               </li>
-            ))
-          )}
-        </ul>
-      </div>
-      {error ? (
-        <p id={errorId} className="text-sm text-error" data-testid={`error-${name}`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+            ) : (
+              matches.map((country, index) => (
+                <li
+                  key={country.code}
+                  id={optionId(index)}
+                  role="option"
+                  aria-selected={country.name === value}
+                  className={`flex cursor-pointer items-center gap-2 rounded-field px-3 py-1.5 text-sm ${
+                    index === active ? 'bg-primary text-primary-content' : 'hover:bg-base-200'
+                  }`}
+                  // mousedown, not click: the input keeps focus, so its blur does not close the list first.
+                  onMouseDown={(event) => {
+                    event.preventDefault();
+                    choose(country);
+                  }}
+                  onMouseMove={() => setActive(index)}
+                >
+                  <CountryFlag country={country.name} />
+                  <span>{country.name}</span>
+                </li>
+              ))
+            )}
+          </ul>
+        </div>
+      )}
+    </FormField>
   );
 }
 

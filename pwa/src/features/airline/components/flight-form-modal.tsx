@@ -1,4 +1,5 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { Controller, type FieldErrors } from 'react-hook-form';
 import {
   FLIGHT_DESCRIPTION_MAX_LENGTH,
   createFlightFormSchema,
@@ -10,7 +11,8 @@ import {
 import { Modal } from '../../../ui/modal.tsx';
 import { airlineLabels } from '../labels.ts';
 import { CountrySelect } from './country-select.tsx';
-import { Field, fieldErrors } from '../../../ui/field.tsx';
+import { FormField } from '../../../ui/form-field.tsx';
+import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 
 /**
  * The flight modal's box: FLIGHT_MODAL_WIDTH (800) of @skyport/shared wide on screens that fit it, the full width on
@@ -75,13 +77,32 @@ export function localToday(now: Date = new Date()): string {
   return `${now.getFullYear()}-${month}-${day}`;
 }
 
+/** What the shared flight schema parses: the typed values, price and stock as numbers. */
+function flightFormInput(values: FlightFormValues) {
+  return { ...values, price: numberOrAbsent(values.price), stock: numberOrAbsent(values.stock) };
+}
+
 /** Parses the typed values with the shared §5 flight rules. */
 export function parseFlightForm(values: FlightFormValues, today: string) {
-  return createFlightFormSchema({ today }).safeParse({
-    ...values,
-    price: numberOrAbsent(values.price),
-    stock: numberOrAbsent(values.stock),
-  });
+  return createFlightFormSchema({ today }).safeParse(flightFormInput(values));
+}
+
+/** The server's refusal as the form's errors: its field messages, and its message above Save. */
+function serverErrors(
+  serverError: FlightFormModalProps['serverError'],
+): FieldErrors<FlightFormValues> | undefined {
+  if (!serverError) return undefined;
+  const errors: FieldErrors<FlightFormValues> = {
+    root: {
+      server: { type: 'server', message: `${airlineLabels.serverRefused} ${serverError.message}` },
+    },
+  };
+  for (const [field, message] of Object.entries(serverError.fields)) {
+    if (field in EMPTY_FLIGHT_FORM) {
+      errors[field as keyof FlightFormValues] = { type: 'server', message };
+    }
+  }
+  return errors;
 }
 
 export interface FlightFormModalProps {
@@ -110,38 +131,62 @@ export function FlightFormModal({
   onSubmit,
   onClose,
 }: FlightFormModalProps) {
-  const [values, setValues] = useState<FlightFormValues>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>(serverError?.fields ?? {});
   const today = useMemo(() => localToday(), []);
+  const schema = useMemo(() => createFlightFormSchema({ today }), [today]);
+  // Set once: the modal is mounted anew (a new key) for every opening.
+  const [refused] = useState(() => serverErrors(serverError));
   const formId = useId();
-  const set = (field: keyof FlightFormValues) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    // A corrected field loses its message; the others keep theirs until the next submit.
-    setErrors((current) => {
-      if (!(field in current)) return current;
-      const { [field]: _removed, ...rest } = current;
-      return rest;
-    });
+  const {
+    control,
+    register,
+    formState,
+    watch,
+    getValues,
+    clearErrors,
+    submit,
+    failed,
+    serverError: refusal,
+  } = useSchemaForm<FlightFormValues, FlightForm>(schema, {
+    defaultValues: initial,
+    prepare: flightFormInput,
+    errors: refused,
+    // Focus goes to the first field in error in the page's order (see `focusFirstError`).
+    shouldFocusError: false,
+  });
+  const { errors, isSubmitted } = formState;
+  // Before the first submit, a field the server refused loses its message once edited; after it,
+  // every edit is judged again by the schema.
+  const edited = (field: keyof FlightFormValues) => {
+    if (!isSubmitted && errors[field]) clearErrors(field);
   };
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = parseFlightForm(values, today);
-    if (!parsed.success) {
-      setErrors({ ...fieldErrors(parsed.error.issues), form: messages.completeAllFieldsCorrectly });
-      // Take the user to the first field in error.
-      requestAnimationFrame(() =>
-        document
-          .querySelector<HTMLElement>(`[id="${CSS.escape(formId)}"] [aria-invalid="true"]`)
-          ?.focus(),
-      );
-      return;
-    }
-    setErrors({});
-    onSubmit(parsed.data, values);
-  };
-  const formError =
-    errors.form ??
-    (serverError ? `${airlineLabels.serverRefused} ${serverError.message}` : undefined);
+  const field = (name: keyof FlightFormValues) => register(name, { onChange: () => edited(name) });
+  // Takes the user to the first field in error, once its message is on screen.
+  const focusFirstError = () =>
+    requestAnimationFrame(() =>
+      document
+        .querySelector<HTMLElement>(`[id="${CSS.escape(formId)}"] [aria-invalid="true"]`)
+        ?.focus(),
+    );
+  const save = submit((form) => onSubmit(form, getValues()), focusFirstError);
+  const countryField = (name: 'origin' | 'destination', label: string) => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field: country }) => (
+        <CountrySelect
+          label={label}
+          name={name}
+          value={country.value}
+          onChange={(value) => {
+            edited(name);
+            country.onChange(value);
+          }}
+          error={errors[name]?.message}
+        />
+      )}
+    />
+  );
+  const formError = failed ? messages.completeAllFieldsCorrectly : refusal;
   return (
     <Modal
       open={open}
@@ -168,107 +213,98 @@ export function FlightFormModal({
       <form
         id={formId}
         noValidate
-        onSubmit={submit}
+        onSubmit={save}
         className="grid gap-4 sm:grid-cols-2"
         data-testid="flight-form"
       >
-        <CountrySelect
-          label={airlineLabels.origin}
-          name="origin"
-          value={values.origin}
-          onChange={set('origin')}
-          error={errors.origin}
-        />
-        <CountrySelect
-          label={airlineLabels.destination}
-          name="destination"
-          value={values.destination}
-          onChange={set('destination')}
-          error={errors.destination}
-        />
-        <Field
+        {countryField('origin', airlineLabels.origin)}
+        {countryField('destination', airlineLabels.destination)}
+        <FormField
           label={airlineLabels.departureDate}
-          name="departureDate"
           type="date"
           min={today}
-          value={values.departureDate}
-          onChange={(event) => set('departureDate')(event.target.value)}
           error={errors.departureDate}
+          {...field('departureDate')}
         />
-        <Field
+        <FormField
           label={airlineLabels.departureHour}
-          name="departureHour"
           type="time"
-          value={values.departureHour}
-          onChange={(event) => set('departureHour')(event.target.value)}
           error={errors.departureHour}
+          {...field('departureHour')}
         />
-        <Field
+        <FormField
           label={airlineLabels.arrivalDate}
-          name="arrivalDate"
           type="date"
-          min={values.departureDate || today}
-          value={values.arrivalDate}
-          onChange={(event) => set('arrivalDate')(event.target.value)}
+          min={watch('departureDate') || today}
           error={errors.arrivalDate}
+          {...field('arrivalDate')}
         />
-        <Field
+        <FormField
           label={airlineLabels.arrivalHour}
-          name="arrivalHour"
           type="time"
-          value={values.arrivalHour}
-          onChange={(event) => set('arrivalHour')(event.target.value)}
           error={errors.arrivalHour}
+          {...field('arrivalHour')}
         />
         <div className="grid gap-4 sm:col-span-2 sm:grid-cols-3">
-          <Field
-            label={airlineLabels.duration}
+          <Controller
+            control={control}
             name="durationEstimated"
-            type="text"
-            inputMode="numeric"
-            maxLength={5}
-            placeholder={airlineLabels.durationHint}
-            hint={airlineLabels.durationHint}
-            value={values.durationEstimated}
-            onChange={(event) => set('durationEstimated')(formatDurationInput(event.target.value))}
-            error={errors.durationEstimated}
+            render={({ field: duration }) => (
+              <FormField
+                label={airlineLabels.duration}
+                type="text"
+                inputMode="numeric"
+                maxLength={5}
+                placeholder={airlineLabels.durationHint}
+                hint={airlineLabels.durationHint}
+                error={errors.durationEstimated}
+                name={duration.name}
+                ref={duration.ref}
+                value={duration.value}
+                onBlur={duration.onBlur}
+                onChange={(event) => {
+                  edited('durationEstimated');
+                  duration.onChange(formatDurationInput(event.target.value));
+                }}
+              />
+            )}
           />
-          <Field
+          <FormField
             label={airlineLabels.price}
-            name="price"
             type="number"
             inputMode="decimal"
             min={1}
             step="0.01"
-            value={values.price}
-            onChange={(event) => set('price')(event.target.value)}
             error={errors.price}
+            {...field('price')}
           />
-          <Field
+          <FormField
             label={airlineLabels.stock}
-            name="stock"
             type="number"
             inputMode="numeric"
             min={1}
             step={1}
-            value={values.stock}
-            onChange={(event) => set('stock')(event.target.value)}
             error={errors.stock}
+            {...field('stock')}
           />
         </div>
-        <div className="flex flex-col gap-1 sm:col-span-2">
-          <label htmlFor={`${formId}-description`} className="text-sm font-medium">
-            {airlineLabels.description}
-          </label>
-          <textarea
+        <div className="sm:col-span-2">
+          <FormField
+            label={airlineLabels.description}
             id={`${formId}-description`}
             name="description"
-            className="textarea w-full"
-            rows={2}
-            maxLength={FLIGHT_DESCRIPTION_MAX_LENGTH}
-            value={values.description}
-            onChange={(event) => set('description')(event.target.value)}
-          />
+            error={errors.description}
+          >
+            {(aria) => (
+              <textarea
+                className="textarea w-full"
+                rows={2}
+                maxLength={FLIGHT_DESCRIPTION_MAX_LENGTH}
+                {...aria}
+                {...field('description')}
+              />
+            )}
+          </FormField>
         </div>
         {formError ? (
           <p

@@ -1,7 +1,9 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { CardFormSchema, messages, type Totals } from '@skyport/shared';
+import { CardFormSchema, messages, type CardForm, type Totals } from '@skyport/shared';
 import { formatPrice } from '../../../ui/format.ts';
 import { uiLabels } from '../../../ui/labels.ts';
+import { FormField } from '../../../ui/form-field.tsx';
+import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 import { OrderSummary } from '../../cart/components/cart-screen.tsx';
 import type { CardFieldState } from './test-card-field.tsx';
 
@@ -58,40 +60,40 @@ export function PaymentScreen({
     error: null,
     createPaymentMethod: null,
   });
+  // The card's state is judged with the email: the schema says "Form not completed" for an
+  // incomplete card or one with an error.
+  const form = useSchemaForm<
+    { email: string; cardComplete: boolean; cardError: string | null },
+    CardForm
+  >(CardFormSchema, {
+    defaultValues: { email: defaultEmail, cardComplete: false, cardError: null },
+  });
+  const { errors, isSubmitted } = form.formState;
+  const onCardChange = (state: CardFieldState) => {
+    setCard(state);
+    form.setValue('cardComplete', state.complete);
+    form.setValue('cardError', state.error);
+    if (isSubmitted) void form.trigger('cardComplete');
+  };
   // The card is being turned into a payment method and the cart saved (before the attempt).
-  const [preparing, setPreparing] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
+  const preparing = form.busy;
   const processing = preparing || busy;
   const disabled = preparing || locked;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (disabled) return;
-    const email = String(new FormData(event.currentTarget).get('email') ?? '');
-    const parsed = CardFormSchema.safeParse({
-      email,
-      cardComplete: card.complete,
-      cardError: card.error,
-    });
-    if (!parsed.success || !card.createPaymentMethod) {
-      setFormError(
-        parsed.success
-          ? messages.formNotCompleted
-          : (parsed.error.issues[0]?.message ?? messages.formNotCompleted),
-      );
+  const pay = form.submit(async ({ email }) => {
+    if (!card.createPaymentMethod) return messages.formNotCompleted;
+    return onPay({ email, createPaymentMethod: card.createPaymentMethod });
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    if (disabled) {
+      event.preventDefault();
       return;
     }
-    setFormError(null);
-    setPreparing(true);
-    try {
-      setFormError(
-        await onPay({ email: parsed.data.email, createPaymentMethod: card.createPaymentMethod }),
-      );
-    } finally {
-      setPreparing(false);
-    }
+    void pay(event);
   };
 
+  // One message at a time: the email's, else the card's (as the schema judges them in turn).
+  const formError = errors.email?.message ?? errors.cardComplete?.message ?? form.serverError;
   const shownError = formError ?? (locked ? null : error);
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
@@ -114,21 +116,15 @@ export function PaymentScreen({
           {methodsNotice}
           {renderCardField ? (
             <>
-              <div className="flex flex-col gap-1">
-                <label htmlFor="payment-email" className="text-sm font-medium">
-                  {uiLabels.email}
-                </label>
-                <input
-                  id="payment-email"
-                  name="email"
-                  type="email"
-                  autoComplete="email"
-                  className="input w-full"
-                  defaultValue={defaultEmail}
-                  disabled={disabled}
-                />
-              </div>
-              {renderCardField(setCard, disabled)}
+              <FormField
+                label={uiLabels.email}
+                id="payment-email"
+                type="email"
+                autoComplete="email"
+                disabled={disabled}
+                {...form.register('email')}
+              />
+              {renderCardField(onCardChange, disabled)}
               {card.error ? (
                 <p className="text-sm text-error" role="alert" data-testid="card-error">
                   {card.error}

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { uiLabels } from '../../../ui/labels.ts';
+import { FormField } from '../../../ui/form-field.tsx';
 import { createTestPaymentMethod } from '../api/checkout-api.ts';
 
 /** What a card field reports, like a provider's card element does. */
@@ -73,8 +74,10 @@ export function evaluateCard(
 
 /**
  * The built-in test provider's card form: number, expiry and CVC, reporting completeness and
- * errors the way a provider's card element does. Numbers never leave for anywhere but our server
- * in test mode, which answers with a token; the attempt keeps (and retries with) the token only.
+ * errors the way a provider's card element does. Like Stripe's element it keeps its own state:
+ * the payment form judges what it reports (and shows its error, `card-error`). Numbers never leave
+ * for anywhere but our server in test mode, which answers with a token; the attempt keeps (and
+ * retries with) the token only.
  */
 export function TestCardField({
   onChange,
@@ -103,13 +106,11 @@ export function TestCardField({
       data-testid="card-field"
     >
       <legend className="fieldset-legend">{uiLabels.card}</legend>
-      <label htmlFor={`${id}-number`} className="label">
-        {uiLabels.cardNumber}
-      </label>
-      <input
+      <FormField
+        label={uiLabels.cardNumber}
         id={`${id}-number`}
         name="cardnumber"
-        className="input w-full font-mono"
+        className="font-mono"
         inputMode="numeric"
         autoComplete="cc-number"
         placeholder="4242 4242 4242 4242"
@@ -117,37 +118,29 @@ export function TestCardField({
         onChange={(event) => update({ number: formatNumber(event.target.value) })}
       />
       <div className="grid grid-cols-2 gap-3">
-        <div className="flex flex-col">
-          <label htmlFor={`${id}-expiry`} className="label">
-            {uiLabels.cardExpiry}
-          </label>
-          <input
-            id={`${id}-expiry`}
-            name="exp-date"
-            className="input w-full font-mono"
-            inputMode="numeric"
-            autoComplete="cc-exp"
-            placeholder="12/34"
-            value={expiry}
-            onChange={(event) => update({ expiry: formatExpiry(event.target.value) })}
-          />
-        </div>
-        <div className="flex flex-col">
-          <label htmlFor={`${id}-cvc`} className="label">
-            {uiLabels.cardCvc}
-          </label>
-          <input
-            id={`${id}-cvc`}
-            name="cvc"
-            className="input w-full font-mono"
-            inputMode="numeric"
-            autoComplete="cc-csc"
-            placeholder="123"
-            maxLength={4}
-            value={cvc}
-            onChange={(event) => update({ cvc: event.target.value.replace(/\D/g, '').slice(0, 4) })}
-          />
-        </div>
+        <FormField
+          label={uiLabels.cardExpiry}
+          id={`${id}-expiry`}
+          name="exp-date"
+          className="font-mono"
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          placeholder="12/34"
+          value={expiry}
+          onChange={(event) => update({ expiry: formatExpiry(event.target.value) })}
+        />
+        <FormField
+          label={uiLabels.cardCvc}
+          id={`${id}-cvc`}
+          name="cvc"
+          className="font-mono"
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          placeholder="123"
+          maxLength={4}
+          value={cvc}
+          onChange={(event) => update({ cvc: event.target.value.replace(/\D/g, '').slice(0, 4) })}
+        />
       </div>
     </fieldset>
   );

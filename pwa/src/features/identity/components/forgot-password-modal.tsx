@@ -1,11 +1,16 @@
-import { useState, type FormEvent } from 'react';
-import { PasswordResetRequestInputSchema, messages, specLabels } from '@skyport/shared';
+import {
+  PasswordResetRequestInputSchema,
+  messages,
+  specLabels,
+  type PasswordResetRequestInput,
+} from '@skyport/shared';
 import { Modal } from '../../../ui/modal.tsx';
 import { showToast } from '../../../ui/toast.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
 import { reportApiError } from '../../../app/api-client.ts';
 import { requestPasswordReset } from '../api/identity-api.ts';
-import { Field, fieldErrors } from '../../../ui/field.tsx';
+import { FormField } from '../../../ui/form-field.tsx';
+import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 
 /** "Forgot your password": an email ("Please enter an email"), then "Check your email". */
 export function ForgotPasswordModal({
@@ -17,49 +22,51 @@ export function ForgotPasswordModal({
   onClose: () => void;
   defaultEmail?: string;
 }) {
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = PasswordResetRequestInputSchema.safeParse({
-      email: new FormData(event.currentTarget).get('email'),
-    });
-    if (!parsed.success) {
-      setError(fieldErrors(parsed.error.issues).email ?? messages.enterAnEmail);
-      return;
-    }
-    setError(undefined);
-    setBusy(true);
+  return (
+    <Modal open={open} onClose={onClose} title={specLabels.forgotYourPassword}>
+      {/* The modal renders its content only while open: every opening starts a fresh form. */}
+      <ForgotPasswordForm onClose={onClose} defaultEmail={defaultEmail} />
+    </Modal>
+  );
+}
+
+function ForgotPasswordForm({
+  onClose,
+  defaultEmail,
+}: {
+  onClose: () => void;
+  defaultEmail: string;
+}) {
+  const { register, formState, submit, busy } = useSchemaForm<
+    { email: string },
+    PasswordResetRequestInput
+  >(PasswordResetRequestInputSchema, { defaultValues: { email: defaultEmail } });
+  const send = async (input: PasswordResetRequestInput) => {
     try {
-      await requestPasswordReset(parsed.data);
+      await requestPasswordReset(input);
       showToast(messages.checkYourEmail, 'success');
       onClose();
     } catch (failure) {
       reportApiError(failure);
-    } finally {
-      setBusy(false);
     }
   };
   return (
-    <Modal open={open} onClose={onClose} title={specLabels.forgotYourPassword}>
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4" id="forgot-form">
-        <Field
-          label={uiLabels.email}
-          name="email"
-          type="email"
-          autoComplete="email"
-          defaultValue={defaultEmail}
-          error={error}
-        />
-        <div className="modal-action mt-0">
-          <button type="button" className="btn" onClick={onClose}>
-            {uiLabels.cancel}
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {uiLabels.send}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <form onSubmit={submit(send)} noValidate className="flex flex-col gap-4" id="forgot-form">
+      <FormField
+        label={uiLabels.email}
+        type="email"
+        autoComplete="email"
+        error={formState.errors.email}
+        {...register('email')}
+      />
+      <div className="modal-action mt-0">
+        <button type="button" className="btn" onClick={onClose}>
+          {uiLabels.cancel}
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {uiLabels.send}
+        </button>
+      </div>
+    </form>
   );
 }

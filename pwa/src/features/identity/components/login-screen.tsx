@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { LoginInputSchema, specLabels, type LoginInput } from '@skyport/shared';
 import { uiLabels } from '../../../ui/labels.ts';
-import { Field, fieldErrors } from '../../../ui/field.tsx';
+import { FormField } from '../../../ui/form-field.tsx';
+import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 import { ForgotPasswordModal } from './forgot-password-modal.tsx';
 
 export interface LoginScreenProps {
@@ -13,50 +14,33 @@ export interface LoginScreenProps {
 
 /** /login: email and password, Google sign-in when offered, sign-up link, Forgot your password. */
 export function LoginScreen({ onLogIn, googleButton }: LoginScreenProps) {
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const parsed = LoginInputSchema.safeParse({
-      email: form.get('email'),
-      password: form.get('password'),
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await onLogIn(parsed.data);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { register, formState, submit, busy } = useSchemaForm<
+    { email: string; password: string },
+    LoginInput
+  >(LoginInputSchema, { defaultValues: { email: '', password: '' } });
+  const { errors } = formState;
 
   return (
     <div className="mx-auto flex w-full max-w-md flex-col gap-4">
       <div className="card card-border bg-base-100 shadow-sm">
-        <form className="card-body gap-4" onSubmit={submit} noValidate>
+        <form className="card-body gap-4" onSubmit={submit(onLogIn)} noValidate>
           <h1 className="card-title text-2xl">{specLabels.logIn}</h1>
-          <Field
+          <FormField
             label={uiLabels.email}
-            name="email"
             type="email"
             autoComplete="email"
             error={errors.email}
             required
+            {...register('email')}
           />
-          <Field
+          <FormField
             label={uiLabels.password}
-            name="password"
             type="password"
             autoComplete="current-password"
             error={errors.password}
             required
+            {...register('password')}
           />
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? (

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   ChangePasswordFormSchema,
   messages,
@@ -9,7 +9,8 @@ import {
 import { Modal } from '../../../ui/modal.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
 import { UserIcon } from '../../../ui/icons.tsx';
-import { Field, fieldErrors } from '../../../ui/field.tsx';
+import { FormField } from '../../../ui/form-field.tsx';
+import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 import { ForgotPasswordModal } from './forgot-password-modal.tsx';
 
 export interface ProfileScreenProps {
@@ -119,69 +120,62 @@ function ChangePasswordModal({
   onClose: () => void;
   onChangePassword: (input: ChangePasswordInput) => Promise<boolean>;
 }) {
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const parsed = ChangePasswordFormSchema.safeParse({
-      oldPassword: String(data.get('oldPassword') ?? ''),
-      newPassword: String(data.get('newPassword') ?? ''),
-      confirmPassword: String(data.get('confirmPassword') ?? ''),
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const changed = await onChangePassword({
-        oldPassword: parsed.data.oldPassword,
-        newPassword: parsed.data.newPassword,
-      });
-      if (changed) {
-        form.reset();
-        onClose();
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <Modal open={open} onClose={onClose} title={specLabels.changePassword}>
-      <form onSubmit={submit} noValidate className="flex flex-col gap-3">
-        <Field
-          label={uiLabels.oldPassword}
-          name="oldPassword"
-          type="password"
-          autoComplete="current-password"
-          error={errors.oldPassword}
-        />
-        <Field
-          label={uiLabels.newPassword}
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          error={errors.newPassword}
-        />
-        <Field
-          label={uiLabels.confirmPassword}
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword}
-        />
-        <div className="modal-action mt-2">
-          <button type="button" className="btn" onClick={onClose}>
-            {uiLabels.cancel}
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {uiLabels.save}
-          </button>
-        </div>
-      </form>
+      {/* The modal renders its content only while open: every opening starts a fresh form. */}
+      <ChangePasswordForm onClose={onClose} onChangePassword={onChangePassword} />
     </Modal>
+  );
+}
+
+function ChangePasswordForm({
+  onClose,
+  onChangePassword,
+}: {
+  onClose: () => void;
+  onChangePassword: (input: ChangePasswordInput) => Promise<boolean>;
+}) {
+  const { register, formState, submit, busy } = useSchemaForm<
+    { oldPassword: string; newPassword: string; confirmPassword: string },
+    ChangePasswordInput & { confirmPassword: string }
+  >(ChangePasswordFormSchema, {
+    defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
+  });
+  const { errors } = formState;
+  const change = async ({ oldPassword, newPassword }: ChangePasswordInput) => {
+    if (await onChangePassword({ oldPassword, newPassword })) onClose();
+  };
+  return (
+    <form onSubmit={submit(change)} noValidate className="flex flex-col gap-3">
+      <FormField
+        label={uiLabels.oldPassword}
+        type="password"
+        autoComplete="current-password"
+        error={errors.oldPassword}
+        {...register('oldPassword')}
+      />
+      <FormField
+        label={uiLabels.newPassword}
+        type="password"
+        autoComplete="new-password"
+        error={errors.newPassword}
+        {...register('newPassword')}
+      />
+      <FormField
+        label={uiLabels.confirmPassword}
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirmPassword}
+        {...register('confirmPassword')}
+      />
+      <div className="modal-action mt-2">
+        <button type="button" className="btn" onClick={onClose}>
+          {uiLabels.cancel}
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {uiLabels.save}
+        </button>
+      </div>
+    </form>
   );
 }

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { FormProvider } from 'react-hook-form';
 import {
   RegisterCustomerInputSchema,
   messages,
@@ -7,8 +7,12 @@ import {
   type RegisterCustomerInput,
 } from '@skyport/shared';
 import { uiLabels } from '../../../ui/labels.ts';
-import { fieldErrors } from '../../../ui/field.tsx';
-import { AccountFields, accountValues } from '../../../ui/account-fields.tsx';
+import { useSchemaForm } from '../../../ui/use-schema-form.ts';
+import {
+  AccountFields,
+  EMPTY_ACCOUNT_VALUES,
+  type AccountValues,
+} from '../../../ui/account-fields.tsx';
 
 const CUSTOMER_LABELS = {
   name: uiLabels.firstName,
@@ -26,48 +30,35 @@ export function RegisterScreen({
 }: {
   onRegister: (input: RegisterCustomerInput) => Promise<void>;
 }) {
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const parsed = RegisterCustomerInputSchema.safeParse(accountValues(form));
-    if (!parsed.success) {
-      setErrors({ ...fieldErrors(parsed.error.issues), form: messages.completeAllFields });
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await onRegister(parsed.data);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const form = useSchemaForm<AccountValues, RegisterCustomerInput>(RegisterCustomerInputSchema, {
+    defaultValues: EMPTY_ACCOUNT_VALUES,
+  });
   return (
     <div className="mx-auto w-full max-w-xl">
       <div className="card card-border bg-base-100 shadow-sm">
-        <form className="card-body gap-4" onSubmit={submit} noValidate>
-          <h1 className="card-title text-2xl">{specLabels.createYourAccount}</h1>
-          <AccountFields labels={CUSTOMER_LABELS} errors={errors} />
-          {errors.form ? (
-            <p role="alert" className="alert alert-error alert-soft">
-              {errors.form}
-            </p>
-          ) : null}
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? (
-              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+        <FormProvider {...form}>
+          <form className="card-body gap-4" onSubmit={form.submit(onRegister)} noValidate>
+            <h1 className="card-title text-2xl">{specLabels.createYourAccount}</h1>
+            <AccountFields labels={CUSTOMER_LABELS} />
+            {form.failed ? (
+              <p role="alert" className="alert alert-error alert-soft">
+                {messages.completeAllFields}
+              </p>
             ) : null}
-            {specLabels.createYourAccount}
-          </button>
-          <p className="text-sm">
-            {uiLabels.haveAccount}{' '}
-            <Link to="/login" className="link link-primary">
-              {specLabels.logIn}
-            </Link>
-          </p>
-        </form>
+            <button type="submit" className="btn btn-primary" disabled={form.busy}>
+              {form.busy ? (
+                <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+              ) : null}
+              {specLabels.createYourAccount}
+            </button>
+            <p className="text-sm">
+              {uiLabels.haveAccount}{' '}
+              <Link to="/login" className="link link-primary">
+                {specLabels.logIn}
+              </Link>
+            </p>
+          </form>
+        </FormProvider>
       </div>
     </div>
   );

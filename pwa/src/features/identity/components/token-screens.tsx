@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { PasswordResetFormSchema, specLabels, type PasswordResetInput } from '@skyport/shared';
 import { uiLabels } from '../../../ui/labels.ts';
-import { Field, fieldErrors } from '../../../ui/field.tsx';
+import { FormField } from '../../../ui/form-field.tsx';
+import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 
 export type VerifyState =
   { status: 'verifying' } | { status: 'done' } | { status: 'failed'; message: string };
@@ -45,51 +46,42 @@ export function ResetPasswordScreen({
   token: string;
   onReset: (input: PasswordResetInput) => Promise<void>;
 }) {
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const parsed = PasswordResetFormSchema.safeParse({
-      token,
-      password: String(data.get('password') ?? ''),
-      confirmPassword: String(data.get('confirmPassword') ?? ''),
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await onReset({ token: parsed.data.token, password: parsed.data.password });
-    } finally {
-      setBusy(false);
-    }
-  };
+  // The link's token is judged with the typed passwords (an invalid one is the form's alert).
+  const { register, formState, submit, busy, setValue } = useSchemaForm<
+    { token: string; password: string; confirmPassword: string },
+    PasswordResetInput & { confirmPassword: string }
+  >(PasswordResetFormSchema, { defaultValues: { token, password: '', confirmPassword: '' } });
+  useEffect(() => {
+    setValue('token', token);
+  }, [token, setValue]);
+  const { errors } = formState;
   return (
     <div className="mx-auto w-full max-w-md">
       <div className="card card-border bg-base-100 shadow-sm">
-        <form className="card-body gap-4" onSubmit={submit} noValidate>
+        <form
+          className="card-body gap-4"
+          onSubmit={submit(({ token, password }) => onReset({ token, password }))}
+          noValidate
+        >
           <h1 className="card-title text-2xl">{specLabels.changePassword}</h1>
           {errors.token ? (
             <p role="alert" className="alert alert-error">
-              {errors.token}
+              {errors.token.message}
             </p>
           ) : null}
-          <Field
+          <FormField
             label={uiLabels.newPassword}
-            name="password"
             type="password"
             autoComplete="new-password"
             error={errors.password}
+            {...register('password')}
           />
-          <Field
+          <FormField
             label={uiLabels.confirmPassword}
-            name="confirmPassword"
             type="password"
             autoComplete="new-password"
             error={errors.confirmPassword}
+            {...register('confirmPassword')}
           />
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {uiLabels.save}

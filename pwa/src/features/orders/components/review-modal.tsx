@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
+import { Controller } from 'react-hook-form';
 import {
   isReviewFormIncomplete,
   messages,
@@ -8,7 +9,8 @@ import {
 import { Modal } from '../../../ui/modal.tsx';
 import { RatingInput } from '../../../ui/rating.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
-import { Field, fieldErrors } from '../../../ui/field.tsx';
+import { FormField } from '../../../ui/form-field.tsx';
+import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 
 export interface ReviewModalProps {
   open: boolean;
@@ -20,6 +22,13 @@ export interface ReviewModalProps {
   defaultName?: string;
 }
 
+/** The modal's values as typed: no rating until a star is picked. */
+interface ReviewValues {
+  name: string;
+  rating: number | null;
+  comment: string;
+}
+
 /** "Give us your feedback!": star rating, "Users name", "Your comment", "Publicar". */
 export function ReviewModal({
   open,
@@ -28,55 +37,66 @@ export function ReviewModal({
   onIncomplete,
   defaultName = '',
 }: ReviewModalProps) {
-  const [rating, setRating] = useState<number | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const input = {
-      name: String(data.get('name') ?? ''),
-      comment: String(data.get('comment') ?? ''),
-      rating,
-    };
-    if (isReviewFormIncomplete(input)) {
+  const { control, register, formState, getValues, submit } = useSchemaForm<
+    ReviewValues,
+    ReviewForm
+  >(ReviewFormSchema, { defaultValues: { name: defaultName, rating: null, comment: '' } });
+  const { errors } = formState;
+  const publish = submit((review) => {
+    onClose();
+    onSubmit(review);
+  });
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    // An empty field is not a field error: the spec closes the modal and says "Complete all fields!".
+    if (isReviewFormIncomplete(getValues())) {
+      event.preventDefault();
       onClose();
       onIncomplete();
       return;
     }
-    const parsed = ReviewFormSchema.safeParse(input);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    onClose();
-    onSubmit(parsed.data);
+    void publish(event);
   };
   return (
     <Modal open={open} onClose={onClose} title={messages.reviewModalTitle}>
-      <form onSubmit={submit} noValidate className="flex flex-col gap-3" data-testid="review-form">
-        <RatingInput name="rating" label={uiLabels.rating} value={rating} onChange={setRating} />
-        {errors.rating ? <p className="text-sm text-error">{errors.rating}</p> : null}
-        <Field
+      <form onSubmit={send} noValidate className="flex flex-col gap-3" data-testid="review-form">
+        <Controller
+          control={control}
+          name="rating"
+          render={({ field }) => (
+            <RatingInput
+              name={field.name}
+              label={uiLabels.rating}
+              value={field.value}
+              onChange={field.onChange}
+            />
+          )}
+        />
+        {errors.rating ? (
+          <p className="text-sm text-error" data-testid="error-rating">
+            {errors.rating.message}
+          </p>
+        ) : null}
+        <FormField
           label={messages.reviewUsersName}
-          name="name"
-          defaultValue={defaultName}
           autoComplete="name"
           error={errors.name}
+          {...register('name')}
         />
-        <div className="flex flex-col gap-1">
-          <label htmlFor="review-comment" className="text-sm font-medium">
-            {messages.reviewYourComment}
-          </label>
-          <textarea
-            id="review-comment"
-            name="comment"
-            rows={4}
-            className={`textarea w-full ${errors.comment ? 'textarea-error' : ''}`}
-            aria-invalid={errors.comment ? true : undefined}
-          />
-          {errors.comment ? <p className="text-sm text-error">{errors.comment}</p> : null}
-        </div>
+        <FormField
+          label={messages.reviewYourComment}
+          id="review-comment"
+          name="comment"
+          error={errors.comment}
+        >
+          {(aria) => (
+            <textarea
+              rows={4}
+              className={`textarea w-full ${errors.comment ? 'textarea-error' : ''}`}
+              {...aria}
+              {...register('comment')}
+            />
+          )}
+        </FormField>
         <div className="modal-action mt-1">
           <button type="submit" className="btn btn-primary" data-testid="review-submit">
             {messages.reviewSubmit}
