@@ -80,3 +80,21 @@ test("another database's open transaction holds nothing back", async () => {
   });
   unsubscribe();
 });
+
+test('rows held back when a feed starts reach it once they settle, with no notification after', async () => {
+  const airlineId = await insertAirline(sql, 'Late Air');
+  const [flightId] = await insertFlights(sql, airlineId, 1);
+  const seen: string[] = [];
+  let unsubscribe: (() => void) | undefined;
+  await whileOpen(otherSql, async () => {
+    // Committed (and notified) while an older transaction is open, before any feed listens.
+    await sql`UPDATE flights SET description = 'before the feed' WHERE id = ${flightId!}`;
+    // Its notification is delivered, with no feed of flights to wake.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    unsubscribe = await feed.subscribe('flights', null, (batch) => {
+      for (const doc of batch.documents) seen.push((doc as { description: string }).description);
+    });
+  });
+  await expect.poll(() => seen, { timeout: 5_000 }).toContain('before the feed');
+  unsubscribe?.();
+});

@@ -157,6 +157,10 @@ export function createChangeFeed(sql: Sql, logger: Logger): ChangeFeed {
         });
         feeds.set(key, created);
         feed = created;
+        // Rows committed before this feed existed but still held back by the watermark had
+        // their notification already: read once now, so that the feed notices them and reads
+        // again until they settle (a client's pull stopped before them).
+        void run(created);
       }
       feed.listeners.add(listener);
       await feed.ready;
