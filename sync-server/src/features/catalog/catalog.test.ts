@@ -16,12 +16,13 @@ import {
   ReviewPageSchema,
   type Flight,
 } from '@skyport/shared';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createApp } from '../../app.ts';
 import { createRandom, type Random } from '../../db/seed/random.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { createTestDatabase } from '../../test/database.ts';
-import { averageFromSum, prefixRange } from './queries.ts';
+import { catalogPages } from './pages.ts';
+import { averageFromSum, prefixRange, VERSION_PERIOD_SECONDS } from './queries.ts';
 
 const { sql } = await createTestDatabase();
 const app = createApp({ sql, logger: createLogger('silent') });
@@ -573,4 +574,350 @@ test('prefix ranges bound exactly the strings that start with the prefix', () =>
   expect(prefixRange('å')).toEqual({ from: 'å', to: 'æ' });
   expect(prefixRange('a\u{D7FF}')).toEqual({ from: 'a\u{D7FF}', to: 'a\u{E000}' });
   expect(prefixRange('\u{10FFFF}').to).toBeUndefined();
+});
+
+/** Every flight in the database, as the shared rule sees it (wire fields and `deleted`). */
+async function storedFlights(): Promise<StoredFlight[]> {
+  return sql<StoredFlight[]>`
+    SELECT id, airline_id AS "airlineId", airline_name AS "airlineName", origin, destination,
+           to_char(departure_date, 'YYYY-MM-DD') AS "departureDate",
+           to_char(departure_hour, 'HH24:MI') AS "departureHour",
+           to_char(arrival_date, 'YYYY-MM-DD') AS "arrivalDate",
+           to_char(arrival_hour, 'HH24:MI') AS "arrivalHour",
+           duration_estimated AS "durationEstimated", price_cents AS "priceCents", tickets, logo,
+           description, (extract(epoch FROM created_at) * 1000)::int8 AS "createdAt", deleted
+    FROM flights`;
+}
+
+/** What the shared rule lists for these parameters over the whole database. */
+async function expectedPage(params: Record<string, string>) {
+  return queryCatalog(visible(await storedFlights()), CatalogQuerySchema.parse(params));
+}
+
+/** Every maintained count equals a count(*) over the flights it counts (011_catalog_counts.sql). */
+async function expectAllCountsExact() {
+  const mismatches = await sql`
+    WITH listed AS (
+      SELECT airline_id AS a, lower(origin) COLLATE "C" AS o, lower(destination) COLLATE "C" AS d,
+             catalog_price_band(price_cents) AS b
+      FROM flights WHERE tickets > 0 AND NOT deleted
+    ), actual AS (
+      SELECT 'place' AS t, a, o, d, count(*) FILTER (WHERE b = 'low')::int AS low,
+             count(*) FILTER (WHERE b = 'mid')::int AS mid, count(*) FILTER (WHERE b = 'high')::int AS high
+      FROM listed GROUP BY GROUPING SETS ((o), (d), (o, d), (a, o), (a, d), (a, o, d))
+      UNION ALL
+      SELECT 'airline', a, NULL, NULL, count(*) FILTER (WHERE b = 'low')::int,
+             count(*) FILTER (WHERE b = 'mid')::int, count(*) FILTER (WHERE b = 'high')::int
+      FROM listed GROUP BY a
+    ), kept AS (
+      SELECT 'place' AS t, airline_id AS a, origin_key AS o, destination_key AS d, low, mid, high
+      FROM catalog_place_counts
+      UNION ALL
+      SELECT 'airline', airline_id, NULL, NULL, low, mid, high FROM catalog_airline_counts
+    )
+    (SELECT 'missing' AS problem, * FROM actual EXCEPT SELECT 'missing', * FROM kept)
+    UNION ALL
+    (SELECT 'wrong', * FROM kept WHERE (low, mid, high) <> (0, 0, 0)
+     EXCEPT SELECT 'wrong', * FROM actual)`;
+  expect(mismatches).toEqual([]);
+}
+
+/** A catalogue answer's body, checked against the shared schema. */
+async function pageOf(response: Response) {
+  return FlightCatalogPageSchema.parse(await response.json());
+}
+
+/** Links of an answer's `Link` header by relation. */
+function linksOf(response: Response): Record<string, string> {
+  const links: Record<string, string> = {};
+  for (const match of (response.headers.get('link') ?? '').matchAll(/<([^>]+)>;\s*rel="(\w+)"/g))
+    links[match[2]!] = match[1]!;
+  return links;
+}
+
+describe('GET /api/flights: deep pages, cursors, counts and caching', () => {
+  const random = createRandom(20_261_126);
+  let big: AirlineFixture;
+  let small: AirlineFixture;
+
+  beforeAll(async () => {
+    [big, small] = (await insertAirlines(random, ['Deep Air', 'Shallow Air'])) as [
+      AirlineFixture,
+      AirlineFixture,
+    ];
+    // One airline with enough listed flights for deep pages of its own, one with few.
+    const flights = [
+      ...Array.from({ length: 420 }, () => randomFlight(random, [big])),
+      ...Array.from({ length: 25 }, () => randomFlight(random, [small])),
+    ];
+    await insertFlights(flights);
+  });
+
+  test('deep pages (walked from either end, then by remembered boundary) equal OFFSET pages', async () => {
+    const all = visible(await storedFlights());
+    for (const sort of CATALOG_SORTS) {
+      const filters: Record<string, string>[] = [
+        {},
+        { band: 'mid' },
+        { airlineId: big.id },
+        { airlineId: small.id },
+      ];
+      for (const filter of filters) {
+        for (const pageSize of [1, 7]) {
+          const total = queryCatalog(all, CatalogQuerySchema.parse({ ...filter, pageSize })).total;
+          const pageCount = Math.ceil(total / pageSize);
+          const pages = new Set([
+            Math.ceil(120 / pageSize) + 1,
+            Math.floor(pageCount / 2) + 1,
+            pageCount - 1,
+            pageCount,
+            pageCount + 1,
+          ]);
+          for (const page of pages) {
+            if (page < 1) continue;
+            const params = { ...filter, sort, page: String(page), pageSize: String(pageSize) };
+            const url = `/api/flights?${new URLSearchParams(params)}`;
+            const expected = queryCatalog(all, CatalogQuerySchema.parse(params));
+            // Twice: the first walks, the second reads from the remembered boundary.
+            expect((await getJson(url)).body, url).toEqual(expected);
+            expect((await getJson(url)).body, url).toEqual(expected);
+          }
+        }
+      }
+    }
+  });
+
+  test('a remembered boundary is not used once the catalogue has changed', async () => {
+    const params = { sort: 'price_asc', pageSize: '1', page: '150' };
+    const url = `/api/flights?${new URLSearchParams(params)}`;
+    expect((await getJson(url)).body).toEqual(await expectedPage(params));
+    expect((await getJson(url)).body).toEqual(await expectedPage(params));
+    // Sell out the cheapest listed flight: every later page moves up by one.
+    await sql`UPDATE flights SET tickets = 0 WHERE id = (
+      SELECT id FROM flights WHERE tickets > 0 AND NOT deleted ORDER BY price_cents, id LIMIT 1)`;
+    const after = await expectedPage(params);
+    expect((await getJson(url)).body).toEqual(after);
+    expect((await getJson(url)).body).toEqual(after);
+  });
+
+  test('following the next links lists every flight once, in order; prev links go back', async () => {
+    const cases: Record<string, string>[] = [
+      { sort: 'initial', pageSize: '7' },
+      { sort: 'price_desc', band: 'low', pageSize: '9' },
+      { sort: 'airline_desc', pageSize: '11' },
+      { sort: 'stock_desc', airlineId: big.id, pageSize: '13' },
+      { sort: 'stock_asc', airlineId: small.id, pageSize: '4' },
+      { sort: 'airline_asc', airlineId: big.id, pageSize: '30' },
+      { sort: 'price_asc', origin: 'ar', pageSize: '5' },
+      { sort: 'stock_desc', origin: 'c', destination: 'b', pageSize: '3' },
+      { sort: 'initial', origin: 'peru', destination: 'Xanadu', pageSize: '6' },
+    ];
+    for (const params of cases) {
+      const expected = await expectedPage({ ...params, pageSize: '60', page: '1' });
+      const all = queryCatalog(
+        visible(await storedFlights()),
+        CatalogQuerySchema.parse({ ...params, pageSize: '1' }),
+      );
+      const seen: string[] = [];
+      const pages: string[] = [];
+      let url: string | undefined = `/api/flights?${new URLSearchParams(params)}`;
+      while (url) {
+        const response = await app.request(url);
+        expect(response.status, url).toBe(200);
+        const body = await pageOf(response);
+        pages.push(url);
+        seen.push(...body.items.map((f: Flight) => f.id));
+        expect(body.total).toBe(all.total);
+        url = linksOf(response).next;
+        expect(pages.length).toBeLessThan(400);
+      }
+      const ordered = queryCatalog(
+        visible(await storedFlights()),
+        CatalogQuerySchema.parse({ ...params, pageSize: '60', page: '1' }),
+      );
+      expect(seen.slice(0, 60)).toEqual(ordered.items.map((f) => f.id));
+      expect(seen).toHaveLength(all.total);
+      expect(new Set(seen).size).toBe(all.total);
+      expect(expected.total).toBe(all.total);
+      // And back: each prev link gives the page before, as the page number would.
+      const last = await app.request(pages.at(-1)!);
+      let prev = linksOf(last).prev;
+      let page = pages.length - 1;
+      while (prev) {
+        const response = await app.request(prev);
+        const body = await pageOf(response);
+        const byNumber = (await getJson(pages[page - 1]!)).body;
+        expect(body.items, prev).toEqual(byNumber.items);
+        expect(body.page).toBe(page);
+        prev = linksOf(response).prev;
+        page--;
+      }
+      expect(page).toBe(0);
+    }
+  });
+
+  test('a cursor keeps its place when flights are added before it', async () => {
+    const first = await app.request('/api/flights?sort=price_asc&pageSize=5');
+    const firstIds = (await pageOf(first)).items.map((f) => f.id);
+    const next = linksOf(first).next!;
+    // A new cheapest flight (the lowest price, the lowest id) shifts page numbers by one, not
+    // the cursor's place.
+    const cheapest = {
+      ...randomFlight(random, [small]),
+      id: '00000000-0000-4000-8000-000000000001',
+      priceCents: 100,
+      tickets: 3,
+      deleted: false,
+    };
+    await insertFlights([cheapest]);
+    const ordered = (await expectedPage({ sort: 'price_asc', pageSize: '60' })).items.map(
+      (f) => f.id,
+    );
+    expect(ordered.slice(0, 6)).toEqual([cheapest.id, ...firstIds]);
+    const byCursor = await pageOf(await app.request(next));
+    expect(byCursor.items.map((f) => f.id)).toEqual(ordered.slice(6, 11));
+    expect(byCursor.page).toBe(2);
+    // By number, page 2 now starts with the former last flight of page 1.
+    const byNumber = await expectedPage({ sort: 'price_asc', pageSize: '5', page: '2' });
+    expect(byNumber.items[0]!.id).toBe(firstIds[4]);
+  });
+
+  test.each([
+    ['after=abc', 'after: Not a cursor of this list'],
+    [`after=${Buffer.from('[1,2]').toString('base64url')}`, 'after: Not a cursor of this list'],
+    [
+      `sort=price_asc&after=${Buffer.from(JSON.stringify(['price_asc', 'x', '00000000-0000-4000-8000-000000000000'])).toString('base64url')}`,
+      'after: Not a cursor of this list',
+    ],
+    [
+      `sort=stock_asc&before=${Buffer.from(JSON.stringify(['price_asc', 5, '00000000-0000-4000-8000-000000000000'])).toString('base64url')}`,
+      'before: The cursor is of another order',
+    ],
+    [`after=${'a'.repeat(2000)}`, 'after: Not a cursor of this list'],
+    ['after=x&before=y', 'before: Give after or before, not both'],
+  ])('GET /api/flights?%s is a 400', async (search, message) => {
+    const { status, body } = await getJson(`/api/flights?${search}`);
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: 'bad_request', message });
+  });
+
+  test('the counts equal count(*) after inserts, sales, sell-outs, edits and deletes', async () => {
+    await expectAllCountsExact();
+    const listed = await sql<{ id: string }[]>`
+      SELECT id FROM flights WHERE tickets > 1 AND NOT deleted ORDER BY id LIMIT 40`;
+    // Sales that leave tickets, sell-outs, restocks, moves between places, airlines and bands,
+    // deletion and undeletion, one row at a time and in bulk, and hard deletes.
+    await sql`UPDATE flights SET tickets = tickets - 1 WHERE id IN ${sql(listed.slice(0, 10).map((f) => f.id))}`;
+    await sql`UPDATE flights SET tickets = 0 WHERE id IN ${sql(listed.slice(10, 15).map((f) => f.id))}`;
+    await sql`UPDATE flights SET tickets = 5 WHERE id IN ${sql(listed.slice(12, 14).map((f) => f.id))}`;
+    await sql`UPDATE flights SET origin = 'Chile', destination = 'Peru' WHERE id = ${listed[15]!.id}`;
+    await sql`UPDATE flights SET destination = 'CHILE' WHERE id = ${listed[16]!.id} AND origin <> 'CHILE'`;
+    await sql`UPDATE flights SET airline_id = ${small.id}, airline_name = ${small.name} WHERE id = ${listed[17]!.id}`;
+    await sql`UPDATE flights SET price_cents = ${PRICE_BAND_MID_MAX_CENTS} WHERE id IN ${sql(listed.slice(18, 22).map((f) => f.id))}`;
+    await sql`UPDATE flights SET price_cents = price_cents + 1 WHERE id = ${listed[22]!.id}`;
+    await sql`UPDATE flights SET deleted = true WHERE id IN ${sql(listed.slice(23, 27).map((f) => f.id))}`;
+    await sql`UPDATE flights SET deleted = false WHERE id = ${listed[23]!.id}`;
+    await sql`DELETE FROM flights WHERE id IN ${sql(listed.slice(27, 30).map((f) => f.id))}`;
+    await insertFlights(Array.from({ length: 12 }, () => randomFlight(random, [big, small])));
+    await sql.begin(async (tx) => {
+      await tx`UPDATE flights SET tickets = 0 WHERE id = ${listed[30]!.id}`;
+      await tx`UPDATE flights SET tickets = 2 WHERE id = ${listed[30]!.id}`;
+      await tx`UPDATE flights SET airline_id = ${big.id}, airline_name = ${big.name}, tickets = 0 WHERE id = ${listed[31]!.id}`;
+    });
+    await expectAllCountsExact();
+    // And the answers' totals are those counts.
+    for (const params of [
+      {},
+      { band: 'high' },
+      { airlineId: small.id, band: 'mid' },
+      { origin: 'ch' },
+      { origin: 'chile', destination: 'pe', airlineId: big.id },
+      { destination: 'b', band: 'low' },
+    ] as Record<string, string>[]) {
+      expect((await getJson(`/api/flights?${new URLSearchParams(params)}`)).body).toEqual(
+        await expectedPage(params),
+      );
+    }
+  });
+
+  test('a sale that leaves tickets touches no counter row', async () => {
+    const counterRows = () => sql`
+      SELECT xmin::text AS x, ctid::text AS c FROM catalog_place_counts
+      UNION ALL SELECT xmin::text, ctid::text FROM catalog_airline_counts ORDER BY 1, 2`;
+    const before = await counterRows();
+    const [flight] = await sql<{ id: string }[]>`
+      SELECT id FROM flights WHERE tickets > 3 AND NOT deleted LIMIT 1`;
+    await sql`UPDATE flights SET tickets = tickets - 2, updated_at = now() WHERE id = ${flight!.id}`;
+    expect(await counterRows()).toEqual(before);
+    // Selling out does change them (the flight leaves the catalogue).
+    await sql`UPDATE flights SET tickets = 0 WHERE id = ${flight!.id}`;
+    expect(await counterRows()).not.toEqual(before);
+    await expectAllCountsExact();
+  });
+
+  test('answers carry an ETag of the revision and a public Cache-Control; If-None-Match gives 304', async () => {
+    // The version also moves with the minute (queries.ts VERSION_PERIOD_SECONDS): start well
+    // inside one.
+    const [{ left }] = (await sql`
+      SELECT ${VERSION_PERIOD_SECONDS} - extract(epoch FROM now())::numeric % ${VERSION_PERIOD_SECONDS} AS left`) as [
+      { left: number },
+    ];
+    if (Number(left) < 5)
+      await new Promise((resolve) => setTimeout(resolve, Number(left) * 1000 + 100));
+    const url = '/api/flights?sort=price_desc&band=high&page=2';
+    const first = await app.request(url);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('application/json');
+    const etag = first.headers.get('etag')!;
+    const [{ revision }] = (await sql`SELECT max(revision) AS revision FROM flights`) as [
+      { revision: number },
+    ];
+    expect(etag).toMatch(new RegExp(`^"c1-${revision}\\.\\d+"$`));
+    expect(first.headers.get('cache-control')).toBe('public, max-age=5, stale-while-revalidate=30');
+    // The security headers of every answer are still there.
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(first.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(first.headers.get('set-cookie')).toBeNull();
+
+    const pages = catalogPages(sql);
+    const find = vi.spyOn(pages, 'find');
+    try {
+      for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+        const revalidated = await app.request(url, { headers: { 'if-none-match': ifNoneMatch } });
+        expect(revalidated.status, ifNoneMatch).toBe(304);
+        expect(await revalidated.text()).toBe('');
+        expect(revalidated.headers.get('etag')).toBe(etag);
+        expect(revalidated.headers.get('cache-control')).toBe(
+          'public, max-age=5, stale-while-revalidate=30',
+        );
+        expect(revalidated.headers.get('x-content-type-options')).toBe('nosniff');
+      }
+      // Answered without the page's statement.
+      expect(find).not.toHaveBeenCalled();
+      const stale = await app.request(url, { headers: { 'if-none-match': '"c1-1"' } });
+      expect(stale.status).toBe(200);
+      expect(await stale.json()).toEqual(
+        await expectedPage({ sort: 'price_desc', band: 'high', page: '2' }),
+      );
+    } finally {
+      find.mockRestore();
+    }
+
+    // Any change to a flight (here one this page does not show) is a new revision.
+    await sql`UPDATE flights SET description = 'Changed' WHERE id = (SELECT id FROM flights LIMIT 1)`;
+    const changed = await app.request(url, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    const newTag = changed.headers.get('etag')!;
+    expect(newTag).not.toBe(etag);
+    // A hard delete draws no revision of its own; it raises the floor instead.
+    await sql`DELETE FROM flights WHERE id = (SELECT id FROM flights WHERE tickets > 0 AND NOT deleted ORDER BY price_cents DESC LIMIT 1)`;
+    const afterDelete = await app.request(url, { headers: { 'if-none-match': newTag } });
+    expect(afterDelete.status).toBe(200);
+    expect(afterDelete.headers.get('etag')).not.toBe(newTag);
+    // Errors are not cached.
+    const bad = await app.request('/api/flights?page=0');
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('cache-control')).toBeNull();
+    expect(bad.headers.get('etag')).toBeNull();
+  });
 });

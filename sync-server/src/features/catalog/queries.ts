@@ -1,15 +1,13 @@
-import type postgres from 'postgres';
 import {
+  HOME_PAGE_SIZE,
+  CATALOG_MAX_PAGE_SIZE,
   PRICE_BAND_LOW_MAX_CENTS,
   PRICE_BAND_MID_MAX_CENTS,
-  searchTerms,
   type Airline,
   type AirlineListQuery,
   type AirlinePage,
   type CatalogQuery,
   type CatalogSort,
-  type Flight,
-  type FlightCatalogPage,
   type FlightDetail,
   type PriceBand,
   type Review,
@@ -21,21 +19,114 @@ import {
 import type { Sql } from '../../db/client.ts';
 
 /*
- * The catalogue's SQL. Every page is one statement (two for a search: first which search level
- * applies, then the page), built from fixed fragments; user input only ever travels as parameters.
- * The semantics are those of `queryCatalog` in @skyport/shared, which catalog.test.ts checks on
- * random data. Indexes: src/db/migrations/002_catalog.sql; reasons: docs/decisions/003-catalog-queries.md.
+ * The catalogue's SQL. GET /api/flights is answered by ONE statement per page (a search that
+ * matches nothing takes a second one, for the listing it falls back to), which also reads the
+ * page's total from the maintained counts and the catalogue's version (its ETag), so that the
+ * three agree. The semantics are those of `queryCatalog` in @skyport/shared, which catalog.test.ts
+ * checks on random data.
+ *
+ * Statements are texts built from fixed fragments chosen by the parsed query (sort, band, which
+ * filters and which kind of position are present): a finite set of shapes, each prepared once per
+ * connection. Security: user input only ever travels as parameters ($n), never in the text.
+ *
+ * Why the shapes look the way they do (reasons and figures: docs/architecture.md §12):
+ * - LIMIT is a literal (the page size for the default size, else the largest page size and the
+ *   ids array is sliced to the size), so that PostgreSQL's generic plan knows how few rows are
+ *   wanted and is reused: with `LIMIT $1` it assumes 10 % of the table, costs the plan far above
+ *   the custom one and re-plans every execution (or, forced generic, hash-joins the whole table).
+ * - The page's rows are fetched by `id = ANY (ARRAY(ids))`, whatever the planner estimates.
+ * - Every row is turned into its wire JSON by PostgreSQL (`row_to_json`, the field order and
+ *   escaping of JSON.stringify), so the server neither parses 16 columns per flight nor
+ *   re-serialises them; the page comes back as one row.
+ *
+ * Indexes: src/db/migrations/002_catalog.sql (listing and search, partial on listed flights);
+ * counts: src/db/migrations/011_catalog_counts.sql.
  */
 
-type Fragment = postgres.Fragment;
+/** A sort key value: epoch ms (initial), cents (price), lower-case airline name, tickets. */
+export type SortKey = number | string;
 
-interface FlightRow extends Flight {
-  total: number;
+/** One flight's place in an ordering: its sort key and id (ties go to the id, ascending). */
+export interface Boundary {
+  key: SortKey;
+  id: string;
 }
 
-/** The wire columns of a flight (FlightSchema), from `flights f`. */
-function flightColumns(sql: Sql): Fragment {
-  return sql`
+/**
+ * Where a keyset page starts: strictly after a flight, at a flight (inclusive), or the page that
+ * ends just before a flight.
+ */
+export interface Position extends Boundary {
+  kind: 'after' | 'from' | 'before';
+}
+
+/**
+ * How a listing page without search is read. `walk`: along the ordering's index, filters checked
+ * on its entries (cheap when the filters keep a fair share of the catalogue). `sort`: the
+ * airline's own flights, read from the airline index behind a fence and sorted (bounded by the
+ * airline's size; for a small airline, or any airline sorted by airline name).
+ */
+export type ListingStrategy = 'walk' | 'sort';
+
+export interface PageRequest {
+  query: CatalogQuery;
+  /** A keyset position; when given, `offset` is ignored. */
+  position?: Position;
+  /** Rows of the ordering to skip (an index-only walk); 0 for page 1 and for positions. */
+  offset: number;
+}
+
+/** What one statement answered. */
+export interface PageResult {
+  /** The answer's JSON text (FlightCatalogPageSchema), ready to send. */
+  body: string;
+  total: number;
+  /** The catalogue's revision the page was read at. */
+  revision: number;
+  /** The catalogue's version the page was read at (its ETag): revision and period. */
+  version: string;
+  /**
+   * The search level (`none` without search); `notBoth`: the first stage of a two-place search
+   * found no flight matching both places, the page is empty and the `either` stage must answer.
+   */
+  level: SearchLevel | 'notBoth';
+  /** Sort keys of the page's first and last flight (for cursors); absent for an empty page. */
+  first?: Boundary;
+  last?: Boundary;
+}
+
+/** The one row of a page statement. */
+interface PageRow {
+  level: number | null;
+  total: number;
+  revision: number;
+  period: number;
+  /** The flights' wire JSON, comma-separated, in order; null for an empty page. */
+  items: string | null;
+  firstKey: SortKey | null;
+  firstId: string | null;
+  lastKey: SortKey | null;
+  lastId: string | null;
+}
+
+/** Builds a statement: parameters are numbered once per name and typed in the text. */
+class Statement {
+  readonly values: unknown[] = [];
+  private readonly names = new Map<string, string>();
+
+  param(name: string, value: unknown, type: string): string {
+    let ref = this.names.get(name);
+    if (ref === undefined) {
+      this.values.push(value);
+      ref = `$${this.values.length}::${type}`;
+      this.names.set(name, ref);
+    }
+    return ref;
+  }
+}
+
+/** The wire columns of a flight (FlightSchema), in its field order, from `flights f`. */
+const WIRE_COLUMNS = `
     f.id,
     f.airline_id AS "airlineId",
     f.airline_name AS "airlineName",
@@ -51,55 +142,151 @@ function flightColumns(sql: Sql): Fragment {
     f.logo,
     f.description,
     (extract(epoch FROM f.created_at) * 1000)::int8 AS "createdAt"`;
+
+/** Listed flights; literal, so that every plan sees the partial indexes' predicate implied. */
+const LISTED = 'f.tickets > 0 AND NOT f.deleted';
+
+/** The catalogue's revision: the newest flight write, or a hard delete's floor (011). */
+const REVISION = `greatest((SELECT max(revision) FROM flights),
+                           (SELECT revision FROM catalog_revision_floor))`;
+
+/**
+ * How long one catalogue version may last at most, in seconds. Revisions are drawn when a flight
+ * is written, not when its transaction commits (010 ordered them by transaction id instead of one
+ * lock), so a write that commits after a later-drawn revision leaves max(revision) unchanged: the
+ * version also changes with the period (by the database's clock, the same on every instance), so
+ * that a page can be validated stale for at most this long, not until the next write.
+ */
+export const VERSION_PERIOD_SECONDS = 60;
+const PERIOD = `floor(extract(epoch FROM statement_timestamp()) / ${VERSION_PERIOD_SECONDS})::int8`;
+
+interface SortSpec {
+  /** The ordering's key over `f` (flights, or a set of matches with the same column names). */
+  key: string;
+  /** The key as the cursor carries it. */
+  keyOut: string;
+  /** The key of the `p` rows (keyOut) for the final ORDER BY. */
+  outKey: string;
+  descending: boolean;
+  /** A cursor's key as a parameter of the right type. */
+  keyParam: (statement: Statement, value: SortKey) => string;
+}
+
+const numberKey =
+  (type: 'int8' | 'int4') =>
+  (statement: Statement, value: SortKey): string =>
+    statement.param('positionKey', value, type);
+
+const createdKey: SortSpec = {
+  key: 'f.created_at',
+  keyOut: '(extract(epoch FROM f.created_at) * 1000)::int8',
+  outKey: 'p.k',
+  descending: false,
+  // created_at is kept to the millisecond (002), so the epoch-ms key compares exactly.
+  keyParam: (statement, value) =>
+    `(timestamptz 'epoch' + ${statement.param('positionKey', value, 'int8')} * interval '1 millisecond')`,
+};
+
+/**
+ * Each ordering has a partial index in exactly its order (002_catalog.sql); ties go to the id,
+ * ascending, as in `catalogComparator`.
+ */
+const SORTS: Record<CatalogSort, SortSpec> = {
+  initial: createdKey,
+  price_asc: {
+    key: 'f.price_cents',
+    keyOut: 'f.price_cents',
+    outKey: 'p.k',
+    descending: false,
+    keyParam: numberKey('int8'),
+  },
+  price_desc: {
+    key: 'f.price_cents',
+    keyOut: 'f.price_cents',
+    outKey: 'p.k',
+    descending: true,
+    keyParam: numberKey('int8'),
+  },
+  airline_asc: {
+    key: 'lower(f.airline_name) COLLATE "C"',
+    keyOut: 'lower(f.airline_name)',
+    outKey: 'p.k COLLATE "C"',
+    descending: false,
+    keyParam: (statement, value) =>
+      `(${statement.param('positionKey', value, 'text')} COLLATE "C")`,
+  },
+  airline_desc: {
+    key: 'lower(f.airline_name) COLLATE "C"',
+    keyOut: 'lower(f.airline_name)',
+    outKey: 'p.k COLLATE "C"',
+    descending: true,
+    keyParam: (statement, value) =>
+      `(${statement.param('positionKey', value, 'text')} COLLATE "C")`,
+  },
+  stock_asc: {
+    key: 'f.tickets',
+    keyOut: 'f.tickets',
+    outKey: 'p.k',
+    descending: false,
+    keyParam: numberKey('int4'),
+  },
+  stock_desc: {
+    key: 'f.tickets',
+    keyOut: 'f.tickets',
+    outKey: 'p.k',
+    descending: true,
+    keyParam: numberKey('int4'),
+  },
+};
+
+/** ORDER BY of an ordering over `f`, or its exact reverse (to read the rows before a position). */
+function orderBy(sort: SortSpec, reversed = false): string {
+  const descending = sort.descending !== reversed;
+  return `${sort.key}${descending ? ' DESC' : ''}, f.id${reversed ? ' DESC' : ''}`;
 }
 
 /**
- * ORDER BY of each ordering, over an alias `f` (of flights or of the matches CTE). Each one has a
- * partial index in exactly this order (002_catalog.sql); ties go to the id, ascending, as in
- * `catalogComparator`.
+ * The rows after / from / before a position, in the ordering. Ascending orders compare rows
+ * (`(key, id) > (k, i)`), which is one range of their index. A descending order breaks ties by id
+ * ascending, which no row comparison expresses: the range is `key <= k`, and the ties at `k` up
+ * to the position are filtered on the index entries.
  */
-function orderBy(sql: Sql, sort: CatalogSort): Fragment {
-  switch (sort) {
-    case 'initial':
-      return sql`f.created_at, f.id`;
-    case 'price_desc':
-      return sql`f.price_cents DESC, f.id`;
-    case 'price_asc':
-      return sql`f.price_cents, f.id`;
-    case 'airline_asc':
-      return sql`lower(f.airline_name) COLLATE "C", f.id`;
-    case 'airline_desc':
-      return sql`lower(f.airline_name) COLLATE "C" DESC, f.id`;
-    case 'stock_desc':
-      return sql`f.tickets DESC, f.id`;
-    case 'stock_asc':
-      return sql`f.tickets, f.id`;
+function positionFilter(statement: Statement, sort: SortSpec, position: Position): string {
+  const k = sort.keyParam(statement, position.key);
+  const i = statement.param('positionId', position.id, 'uuid');
+  const key = sort.key;
+  if (!sort.descending) {
+    const op = position.kind === 'after' ? '>' : position.kind === 'from' ? '>=' : '<';
+    return `AND (${key}, f.id) ${op} (${k}, ${i})`;
   }
+  if (position.kind === 'before') return `AND ${key} >= ${k} AND (${key} > ${k} OR f.id < ${i})`;
+  const op = position.kind === 'after' ? '>' : '>=';
+  return `AND ${key} <= ${k} AND (${key} < ${k} OR f.id ${op} ${i})`;
 }
 
-/** The price band as a range on price_cents (edges as in `priceBandOf`). */
-function bandFilter(sql: Sql, band: PriceBand): Fragment {
+/** The price band as a range on price_cents (edges as in `priceBandOf`); constants, not input. */
+function bandFilter(band: PriceBand): string {
   switch (band) {
     case 'all':
-      return sql``;
+      return '';
     case 'low':
-      return sql`AND f.price_cents <= ${PRICE_BAND_LOW_MAX_CENTS}`;
+      return `AND f.price_cents <= ${PRICE_BAND_LOW_MAX_CENTS}`;
     case 'mid':
-      return sql`AND f.price_cents > ${PRICE_BAND_LOW_MAX_CENTS} AND f.price_cents < ${PRICE_BAND_MID_MAX_CENTS}`;
+      return `AND f.price_cents > ${PRICE_BAND_LOW_MAX_CENTS} AND f.price_cents < ${PRICE_BAND_MID_MAX_CENTS}`;
     case 'high':
-      return sql`AND f.price_cents >= ${PRICE_BAND_MID_MAX_CENTS}`;
+      return `AND f.price_cents >= ${PRICE_BAND_MID_MAX_CENTS}`;
   }
 }
 
-function airlineFilter(sql: Sql, airlineId: string | undefined): Fragment {
-  return airlineId === undefined ? sql`` : sql`AND f.airline_id = ${airlineId}`;
+/** The counter of the count tables (alias `c`) for a band filter. */
+function bandCount(band: PriceBand): string {
+  return band === 'all' ? 'c.low + c.mid + c.high' : `c.${band}`;
 }
 
-/** The `price_band` value of catalog_listing_counts for a band filter. */
-function countsFilter(sql: Sql, query: CatalogQuery): Fragment {
-  const airline = query.airlineId === undefined ? sql`` : sql`AND airline_id = ${query.airlineId}`;
-  const band = query.band === 'all' ? sql`` : sql`AND price_band = ${query.band}`;
-  return sql`${airline} ${band}`;
+function airlineFilter(statement: Statement, query: CatalogQuery): string {
+  return query.airlineId === undefined
+    ? ''
+    : `AND f.airline_id = ${statement.param('airline', query.airlineId, 'uuid')}`;
 }
 
 /**
@@ -118,171 +305,351 @@ export function prefixRange(prefix: string): { from: string; to: string | undefi
   return { from: prefix, to: points.join('') + String.fromCodePoint(next) };
 }
 
-function startsWith(sql: Sql, column: 'origin' | 'destination', prefix: string): Fragment {
+type Place = 'origin' | 'destination';
+
+/** A place prefix, over flights (`lower(f.origin)`, text_pattern_ops) or counts (C collation). */
+function placeRange(statement: Statement, place: Place, prefix: string, over: 'f' | 'c'): string {
   const { from, to } = prefixRange(prefix);
-  const expression = column === 'origin' ? sql`lower(f.origin)` : sql`lower(f.destination)`;
-  const upper = to === undefined ? sql`` : sql`AND ${expression} ~<~ ${to}`;
-  return sql`(${expression} ~>=~ ${from} ${upper})`;
-}
-
-/** Listed flights; literal, so that every plan sees the partial indexes' predicate implied. */
-function listed(sql: Sql): Fragment {
-  return sql`f.tickets > 0 AND NOT f.deleted`;
-}
-
-/** Which search level applies, decided over every listed flight (as `searchLevel` does). */
-async function findSearchLevel(sql: Sql, search: SearchTerms): Promise<SearchLevel> {
-  const { origin, destination } = search;
-  if (origin === undefined && destination === undefined) return 'none';
-  const exists = (condition: Fragment) =>
-    sql`EXISTS (SELECT 1 FROM flights f WHERE ${listed(sql)} AND ${condition})`;
-  if (origin !== undefined && destination !== undefined) {
-    const originMatch = startsWith(sql, 'origin', origin);
-    const destinationMatch = startsWith(sql, 'destination', destination);
-    const [row] = await sql<{ both: boolean; either: boolean }[]>`
-      SELECT ${exists(sql`${originMatch} AND ${destinationMatch}`)} AS both,
-             ${exists(originMatch)} OR ${exists(destinationMatch)} AS either`;
-    return row?.both ? 'both' : row?.either ? 'either' : 'notFound';
+  const lo = statement.param(`${place}From`, from, 'text');
+  if (over === 'c') {
+    const column = `c.${place}_key`;
+    const upper =
+      to === undefined ? '' : ` AND ${column} < ${statement.param(`${place}To`, to, 'text')}`;
+    return `(${column} >= ${lo}${upper})`;
   }
-  const single =
-    origin !== undefined
-      ? startsWith(sql, 'origin', origin)
-      : startsWith(sql, 'destination', destination!);
-  const [row] = await sql<{ found: boolean }[]>`SELECT ${exists(single)} AS found`;
-  return row?.found ? 'both' : 'notFound';
+  const column = `lower(f.${place})`;
+  const upper =
+    to === undefined ? '' : ` AND ${column} ~<~ ${statement.param(`${place}To`, to, 'text')}`;
+  return `(${column} ~>=~ ${lo}${upper})`;
+}
+
+/** The rows of catalog_place_counts (alias `c`) of one grouping: places, with or without airline. */
+function placeGroup(
+  statement: Statement,
+  places: { origin?: string; destination?: string },
+  airline: string | undefined,
+): string {
+  return [
+    airline === undefined ? 'c.airline_id IS NULL' : `c.airline_id = ${airline}`,
+    places.origin === undefined
+      ? 'c.origin_key IS NULL'
+      : placeRange(statement, 'origin', places.origin, 'c'),
+    places.destination === undefined
+      ? 'c.destination_key IS NULL'
+      : placeRange(statement, 'destination', places.destination, 'c'),
+  ].join(' AND ');
 }
 
 /**
- * The listed flights matching the search at `level` and the airline/band filters, with the columns
- * every ordering needs (all included in the search indexes).
+ * Sum of listed flights of the query's band from the maintained counts (011_catalog_counts.sql):
+ * per airline (all airlines when the query names none) for a listing; for a search, per place(s)
+ * and, with the airline filter, per airline and place(s).
  */
-function searchMatches(
-  sql: Sql,
+function countOf(
+  statement: Statement,
   query: CatalogQuery,
-  search: SearchTerms,
-  level: 'both' | 'either',
-): Fragment {
-  const filters = sql`${airlineFilter(sql, query.airlineId)} ${bandFilter(sql, query.band)}`;
-  const columns = sql`f.id, f.created_at, f.price_cents, f.tickets, f.airline_name`;
-  const { origin, destination } = search;
-  if (origin !== undefined && destination !== undefined) {
-    const originMatch = startsWith(sql, 'origin', origin);
-    const destinationMatch = startsWith(sql, 'destination', destination);
-    if (level === 'both') {
-      return sql`SELECT ${columns} FROM flights f WHERE ${listed(sql)} AND ${originMatch} AND ${destinationMatch} ${filters}`;
+  places: { origin?: string; destination?: string },
+): string {
+  const sum = `coalesce(sum(${bandCount(query.band)}), 0)`;
+  const airline =
+    query.airlineId === undefined ? undefined : statement.param('airline', query.airlineId, 'uuid');
+  if (places.origin === undefined && places.destination === undefined) {
+    const where = airline === undefined ? '' : ` WHERE c.airline_id = ${airline}`;
+    return `(SELECT ${sum} FROM catalog_airline_counts c${where})`;
+  }
+  return `(SELECT ${sum} FROM catalog_place_counts c WHERE ${placeGroup(statement, places, airline)})`;
+}
+
+/**
+ * Listed flights of some places, any airline: `n` in every band (does the search level apply?)
+ * and `t` in the query's band (the total, when no airline is filtered), from one index range.
+ */
+function placeSums(
+  statement: Statement,
+  query: CatalogQuery,
+  places: { origin?: string; destination?: string },
+): string {
+  return `(SELECT coalesce(sum(c.low + c.mid + c.high), 0) AS n,
+      coalesce(sum(${bandCount(query.band)}), 0) AS t
+    FROM catalog_place_counts c WHERE ${placeGroup(statement, places, undefined)})`;
+}
+
+/**
+ * The statement's tail: the page's ids are `ids` (a SELECT of `f.id`), sliced to the page size;
+ * one row comes back, with the meta columns of `m`, the flights' wire JSON joined in order and
+ * the sort keys of the first and last flight (for cursors).
+ */
+function pageStatement(
+  statement: Statement,
+  sort: SortSpec,
+  ctes: string,
+  ids: string,
+  pageSize: number,
+): string {
+  const size = statement.param('pageSize', pageSize, 'int4');
+  const order = `${sort.outKey}${sort.descending ? ' DESC' : ''}, p.id`;
+  return `
+WITH ${ctes}
+SELECT m.level, m.total, m.revision, m.period, a.items, a.ks[1] AS "firstKey", a.ids[1] AS "firstId",
+       a.ks[cardinality(a.ks)] AS "lastKey", a.ids[cardinality(a.ids)] AS "lastId"
+FROM m, LATERAL (
+  SELECT string_agg(p.j, ',' ORDER BY ${order}) AS items, array_agg(p.k ORDER BY ${order}) AS ks,
+         array_agg(p.id ORDER BY ${order}) AS ids
+  FROM (
+    SELECT ${sort.keyOut} AS k, f.id, row_to_json(w)::text AS j
+    FROM flights f CROSS JOIN LATERAL (SELECT ${WIRE_COLUMNS}) w
+    WHERE f.id = ANY ((ARRAY(${ids}))[1:${size}])
+  ) p
+) a`;
+}
+
+/**
+ * Pages that start this many rows or more into an ordering are deep: pages.ts remembers their
+ * boundaries.
+ */
+export const DEEP_OFFSET = 120;
+
+/**
+ * How many rows a page skips, for the statement: `value` to compare with the total, `clause` for
+ * OFFSET. The near pages of the default page size (a bounded set: at most 20 texts per shape) get
+ * literals, which PostgreSQL plans exactly. Any other offset is a parameter behind a sub-select:
+ * PostgreSQL estimates an OFFSET it cannot see as 10 % of the rows in custom and generic plans
+ * alike, so the two cost the same and the generic plan is reused; a plain `OFFSET $n` would be
+ * re-planned on every execution (its custom plan, knowing n, always looks cheaper). The plan is a
+ * walk of the order's index either way.
+ */
+function skipOf(
+  statement: Statement,
+  offset: number,
+  pageSize: number,
+): { value: string; clause: string; literal: boolean } {
+  if (offset < DEEP_OFFSET && pageSize === HOME_PAGE_SIZE)
+    return { value: String(offset), clause: String(offset), literal: true };
+  const value = statement.param('offset', offset, 'int8');
+  return { value, clause: `(SELECT ${value})`, literal: false };
+}
+
+/** LIMIT of a page's ids: a literal (see the top of this file). */
+function limitOf(pageSize: number): number {
+  return pageSize === HOME_PAGE_SIZE ? HOME_PAGE_SIZE : CATALOG_MAX_PAGE_SIZE;
+}
+
+/**
+ * A page of the listing (no search, or a search that matched nothing): the total from the
+ * per-airline counts, the ids by `strategy`, by position or after `offset` rows.
+ */
+export function listingStatement(
+  request: PageRequest,
+  strategy: ListingStrategy,
+): { text: string; values: unknown[] } {
+  const { query, position } = request;
+  const statement = new Statement();
+  const sort = SORTS[query.sort];
+  const limit = limitOf(query.pageSize);
+  const filters = `${bandFilter(query.band)} ${airlineFilter(statement, query)}`;
+  const meta = `m AS MATERIALIZED (
+  SELECT 0 AS level, ${countOf(statement, query, {})}::int8 AS total, ${REVISION} AS revision,
+    ${PERIOD} AS period)`;
+  const total = '(SELECT total FROM m)';
+  const offset = position ? 0 : request.offset;
+  let ids: string;
+  if (strategy === 'sort') {
+    // The airline's flights from its index (the fence keeps the planner from walking an ordering's
+    // index instead), sorted. Bounded by the airline's size.
+    const from = `(SELECT f.id, f.created_at, f.price_cents, f.tickets, f.airline_name FROM flights f
+      WHERE ${LISTED} ${filters} OFFSET 0) f`;
+    if (position) {
+      ids = `SELECT f.id FROM ${from} WHERE true ${positionFilter(statement, sort, position)}
+        ORDER BY ${orderBy(sort, position.kind === 'before')} LIMIT ${limit}`;
+    } else if (offset === 0) {
+      ids = `SELECT f.id FROM ${from} ORDER BY ${orderBy(sort)} LIMIT ${limit}`;
+    } else {
+      const skip = skipOf(statement, offset, query.pageSize);
+      ids = `SELECT f.id FROM ${from} WHERE ${skip.value} < ${total}
+        ORDER BY ${orderBy(sort)} LIMIT ${limit} OFFSET ${skip.clause}`;
     }
-    // Either: origin matches, plus destination-only matches. At this level no listed flight matched
-    // both when the level was read; `NOT origin` keeps the branches disjoint (no de-duplication)
-    // even if one was written between the two statements.
-    return sql`
-      SELECT ${columns} FROM flights f WHERE ${listed(sql)} AND ${originMatch} ${filters}
-      UNION ALL
-      SELECT ${columns} FROM flights f WHERE ${listed(sql)} AND ${destinationMatch} AND NOT ${originMatch} ${filters}`;
-  }
-  const single =
-    origin !== undefined
-      ? startsWith(sql, 'origin', origin)
-      : startsWith(sql, 'destination', destination!);
-  return sql`SELECT ${columns} FROM flights f WHERE ${listed(sql)} AND ${single} ${filters}`;
-}
-
-/**
- * A page of a search: the matches are counted (from the search indexes alone) and, separately, the
- * page is read; the planner picks per search whether to sort the matches (a narrow prefix) or to
- * walk the ordering's index until the page is full (a wide one, such as a single letter).
- */
-function pageOfSearch(sql: Sql, query: CatalogQuery, matches: Fragment) {
-  const order = orderBy(sql, query.sort);
-  return sql<FlightRow[]>`
-    SELECT t.total, ${flightColumns(sql)}
-    FROM (SELECT count(*) AS total FROM (${matches}) m) t
-    LEFT JOIN (
-      (SELECT f.id FROM (${matches}) f ORDER BY ${order} LIMIT ${query.pageSize} OFFSET ${offsetOf(query)}) p
-      JOIN flights f ON f.id = p.id
-    ) ON true
-    ORDER BY ${order}`;
-}
-
-/**
- * A page of one airline sorted by airline name. Its flights sit in one stretch of the name index,
- * anywhere along it, so walking that index could read most of it before the first row (the planner
- * cannot know where). Sorting the airline's own flights (read from its index, behind a
- * materialisation fence) is bounded by their number instead.
- */
-function pageOfAirlineByName(sql: Sql, query: CatalogQuery) {
-  const order = orderBy(sql, query.sort);
-  return sql<FlightRow[]>`
-    WITH m AS MATERIALIZED (
-      SELECT f.id, f.airline_name FROM flights f
-      WHERE ${listed(sql)} ${airlineFilter(sql, query.airlineId)} ${bandFilter(sql, query.band)}
-    )
-    SELECT t.total, ${flightColumns(sql)}
-    FROM (SELECT count(*) AS total FROM m) t
-    LEFT JOIN (
-      (SELECT f.id FROM m f ORDER BY ${order} LIMIT ${query.pageSize} OFFSET ${offsetOf(query)}) p
-      JOIN flights f ON f.id = p.id
-    ) ON true
-    ORDER BY ${order}`;
-}
-
-/**
- * A page read by walking the ordering's index (filters checked on its index tuples), counted from
- * catalog_listing_counts: no search, so the count is a sum over at most airlines × 3 rows.
- */
-function pageByIndex(sql: Sql, query: CatalogQuery) {
-  const order = orderBy(sql, query.sort);
-  return sql<FlightRow[]>`
-    SELECT t.total, ${flightColumns(sql)}
-    FROM (SELECT coalesce(sum(listed), 0)::int8 AS total FROM catalog_listing_counts WHERE true ${countsFilter(sql, query)}) t
-    LEFT JOIN (
-      (SELECT f.id FROM flights f
-       WHERE ${listed(sql)} ${airlineFilter(sql, query.airlineId)} ${bandFilter(sql, query.band)}
-       ORDER BY ${order} LIMIT ${query.pageSize} OFFSET ${offsetOf(query)}) p
-      JOIN flights f ON f.id = p.id
-    ) ON true
-    ORDER BY ${order}`;
-}
-
-function offsetOf(query: { page: number; pageSize: number }): number {
-  return (query.page - 1) * query.pageSize;
-}
-
-/** `GET /api/flights`: one page of the home catalogue, as `queryCatalog` would list it. */
-export async function findCatalogPage(sql: Sql, query: CatalogQuery): Promise<FlightCatalogPage> {
-  const search = searchTerms(query);
-  const level = await findSearchLevel(sql, search);
-  let rows: FlightRow[];
-  if (level === 'both' || level === 'either') {
-    rows = await pageOfSearch(sql, query, searchMatches(sql, query, search, level));
-  } else if (
-    query.airlineId !== undefined &&
-    (query.sort === 'airline_asc' || query.sort === 'airline_desc')
-  ) {
-    rows = await pageOfAirlineByName(sql, query);
+  } else if (position) {
+    ids = `SELECT f.id FROM flights f WHERE ${LISTED} ${filters} ${positionFilter(statement, sort, position)}
+      ORDER BY ${orderBy(sort, position.kind === 'before')} LIMIT ${limit}`;
+  } else if (offset === 0) {
+    ids = `SELECT f.id FROM flights f WHERE ${LISTED} ${filters} ORDER BY ${orderBy(sort)} LIMIT ${limit}`;
   } else {
-    rows = await pageByIndex(sql, query);
+    const skip = skipOf(statement, offset, query.pageSize);
+    if (skip.literal) {
+      // A near page: literally after a few rows of the order's index.
+      ids = `SELECT f.id FROM flights f WHERE ${skip.value} < ${total} AND ${LISTED} ${filters}
+        ORDER BY ${orderBy(sort)} LIMIT ${limit} OFFSET ${skip.clause}`;
+    } else {
+      // A deep page by number: an index-only walk of the ordering's index, from whichever end is
+      // nearer (the total is known from the counts), and nothing at all past the end. Each
+      // branch is gated by a one-time filter; only one runs (LIMIT and OFFSET are evaluated even
+      // so: they must stay valid, non-negative, past the end).
+      const off = skip.value;
+      const size = statement.param('pageSize', query.pageSize, 'int4');
+      ids = `(SELECT f.id FROM flights f WHERE ${off} * 2 < ${total} AND ${LISTED} ${filters}
+          ORDER BY ${orderBy(sort)} LIMIT ${limit} OFFSET ${skip.clause})
+        UNION ALL
+        (SELECT f.id FROM flights f WHERE ${off} * 2 >= ${total} AND ${off} < ${total} AND ${LISTED} ${filters}
+          ORDER BY ${orderBy(sort, true)}
+          LIMIT greatest(0, least(${size}, ${total} - ${off}))
+          OFFSET greatest(0, ${total} - ${off} - ${size}))`;
+    }
   }
-  const total = rows[0]?.total ?? 0;
   return {
-    items: rows.filter((row) => row.id !== null).map(toFlight),
-    page: query.page,
-    pageSize: query.pageSize,
-    total,
-    pageCount: Math.ceil(total / query.pageSize),
-    originNotFound: level === 'notFound',
+    text: pageStatement(statement, sort, meta, ids, query.pageSize),
+    values: statement.values,
   };
 }
 
-function toFlight({ total: _total, ...flight }: FlightRow): Flight {
-  return flight;
+/**
+ * A page of a search, in one statement for the usual case. The search level is decided over every
+ * listed flight from the place counts, the total from the counts of that level, and the matches
+ * are read from the search indexes (002: route and destination, which include every column a
+ * search filters or sorts by) and sorted.
+ *
+ * With one place, level "both" means found. With two, the `both` stage answers when some listed
+ * flight matches both places, and otherwise says so (level -1, no rows); the `either` stage then
+ * reads the flights that match one place. When nothing matches at all, the level is 0 (not found)
+ * and the caller reads the listing. (A statement's plan is started whole, every index of every
+ * branch opened, so the rarer "either" branches are a statement of their own.)
+ */
+export function searchStatement(
+  request: PageRequest,
+  search: SearchTerms,
+  stage: 'both' | 'either' = 'both',
+): { text: string; values: unknown[] } {
+  const { query, position } = request;
+  const statement = new Statement();
+  const sort = SORTS[query.sort];
+  const limit = limitOf(query.pageSize);
+  const filters = `${bandFilter(query.band)} ${airlineFilter(statement, query)}`;
+  const { origin, destination } = search;
+  const columns = 'f.id, f.created_at, f.price_cents, f.tickets, f.airline_name';
+  const noAirline = query.airlineId === undefined;
+  let meta: string;
+  let matches: string;
+  if (origin !== undefined && destination !== undefined && stage === 'both') {
+    // The level and, without an airline filter, the total come from one range of the
+    // (origin, destination) counts. The origins the prefix matches are listed in the counts too,
+    // so the route index (origin, destination) is read as one tight range per origin instead of
+    // every entry of the origin prefix being checked for the destination.
+    const places = { origin, destination };
+    meta = `SELECT CASE WHEN s.n > 0 THEN 1 ELSE -1 END AS level,
+      (CASE WHEN s.n > 0 THEN ${noAirline ? 's.t' : countOf(statement, query, places)} ELSE 0 END)::int8 AS total
+      FROM ${placeSums(statement, query, places)} s`;
+    matches = `SELECT f.* FROM (SELECT c.origin_key COLLATE "default" AS k FROM catalog_place_counts c
+        WHERE c.airline_id IS NULL AND c.destination_key IS NULL
+          AND ${placeRange(statement, 'origin', origin, 'c')} AND c.low + c.mid + c.high > 0) o
+      CROSS JOIN LATERAL (SELECT ${columns} FROM flights f WHERE lower(f.origin) = o.k AND ${LISTED}
+        AND ${placeRange(statement, 'destination', destination, 'f')} ${filters}) f`;
+  } else if (origin !== undefined && destination !== undefined) {
+    // No listed flight matches both places, so the two single-place counts do not overlap; the
+    // destination branch leaves out origin matches in case one was written since the first stage.
+    const o = placeRange(statement, 'origin', origin, 'f');
+    const total = noAirline
+      ? 'so.t + sd.t'
+      : `${countOf(statement, query, { origin })} + ${countOf(statement, query, { destination })}`;
+    meta = `SELECT CASE WHEN so.n > 0 OR sd.n > 0 THEN 2 ELSE 0 END AS level,
+      (CASE WHEN so.n > 0 OR sd.n > 0 THEN ${total} ELSE 0 END)::int8 AS total
+      FROM ${placeSums(statement, query, { origin })} so, ${placeSums(statement, query, { destination })} sd`;
+    matches = `SELECT ${columns} FROM flights f WHERE ${LISTED} AND ${o} ${filters}
+      UNION ALL
+      SELECT ${columns} FROM flights f WHERE ${LISTED}
+        AND ${placeRange(statement, 'destination', destination, 'f')} AND NOT ${o} ${filters}`;
+  } else {
+    const place: Place = origin !== undefined ? 'origin' : 'destination';
+    const text = (origin ?? destination)!;
+    const places = { [place]: text };
+    meta = `SELECT CASE WHEN s.n > 0 THEN 1 ELSE 0 END AS level,
+      (CASE WHEN s.n > 0 THEN ${noAirline ? 's.t' : countOf(statement, query, places)} ELSE 0 END)::int8 AS total
+      FROM ${placeSums(statement, query, places)} s`;
+    matches = `SELECT ${columns} FROM flights f
+      WHERE ${LISTED} AND ${placeRange(statement, place, text, 'f')} ${filters}`;
+  }
+  // Without a match the branches read nothing (the counts and the flights are of one snapshot).
+  const ctes = `m AS MATERIALIZED (
+  SELECT l.level, l.total, ${REVISION} AS revision, ${PERIOD} AS period FROM (${meta}) l),
+s AS (${matches})`;
+  let ids: string;
+  if (position) {
+    ids = `SELECT f.id FROM s f WHERE true ${positionFilter(statement, sort, position)}
+      ORDER BY ${orderBy(sort, position.kind === 'before')} LIMIT ${limit}`;
+  } else if (request.offset === 0) {
+    ids = `SELECT f.id FROM s f ORDER BY ${orderBy(sort)} LIMIT ${limit}`;
+  } else {
+    const skip = skipOf(statement, request.offset, query.pageSize);
+    ids = `SELECT f.id FROM s f WHERE ${skip.value} < (SELECT total FROM m)
+      ORDER BY ${orderBy(sort)} LIMIT ${limit} OFFSET ${skip.clause}`;
+  }
+  return {
+    text: pageStatement(statement, sort, ctes, ids, query.pageSize),
+    values: statement.values,
+  };
+}
+
+const LEVELS: Record<number, PageResult['level']> = {
+  1: 'both',
+  2: 'either',
+  0: 'notFound',
+  [-1]: 'notBoth',
+};
+
+/** Runs a page statement and assembles the answer's JSON from the rows' own JSON. */
+export async function runPageStatement(
+  sql: Sql,
+  statement: { text: string; values: unknown[] },
+  query: CatalogQuery,
+  kind: 'listing' | 'search' | 'notFound',
+): Promise<PageResult> {
+  const [row] = (await sql.unsafe(statement.text, statement.values as never[], {
+    prepare: true,
+  })) as unknown as PageRow[];
+  const level: PageResult['level'] =
+    kind === 'search'
+      ? (LEVELS[row!.level ?? 0] ?? 'notFound')
+      : kind === 'listing'
+        ? 'none'
+        : kind;
+  const { total, revision, period, items, firstKey, firstId, lastKey, lastId } = row!;
+  const pageCount = Math.ceil(total / query.pageSize);
+  // The field order of FlightCatalogPageSchema, as JSON.stringify would write the object.
+  const body =
+    `{"items":[${items ?? ''}],"page":${query.page},"pageSize":${query.pageSize},` +
+    `"total":${total},"pageCount":${pageCount},"originNotFound":${level === 'notFound'}}`;
+  const first = firstId === null || firstKey === null ? undefined : { key: firstKey, id: firstId };
+  const last = lastId === null || lastKey === null ? undefined : { key: lastKey, id: lastId };
+  return { body, total, revision, version: `${revision}.${period}`, level, first, last };
+}
+
+/** The catalogue's version alone (for If-None-Match): two index-only O(1) lookups. */
+export async function findCatalogVersion(sql: Sql): Promise<{ revision: number; version: string }> {
+  const [row] = (await sql.unsafe(`SELECT ${REVISION} AS revision, ${PERIOD} AS period`, [], {
+    prepare: true,
+  })) as unknown as { revision: number; period: number }[];
+  return { revision: row!.revision, version: `${row!.revision}.${row!.period}` };
+}
+
+/** Listed flights per airline and band (011's airline grouping), for choosing strategies. */
+export async function findAirlineListingSizes(
+  sql: Sql,
+): Promise<{ airlineId: string; low: number; mid: number; high: number }[]> {
+  return (await sql.unsafe(
+    `SELECT c.airline_id AS "airlineId", c.low, c.mid, c.high FROM catalog_airline_counts c`,
+    [],
+    { prepare: true },
+  )) as unknown as { airlineId: string; low: number; mid: number; high: number }[];
 }
 
 /** `GET /api/flights/:id`: a flight that is not deleted, sold out or not; undefined otherwise. */
 export async function findFlightById(sql: Sql, id: string): Promise<FlightDetail | undefined> {
   const [row] = await sql<FlightDetail[]>`
-    SELECT ${flightColumns(sql)}, f.tickets = 0 AS "soldOut"
+    SELECT ${sql.unsafe(WIRE_COLUMNS)}, f.tickets = 0 AS "soldOut"
     FROM flights f WHERE f.id = ${id} AND NOT f.deleted`;
   return row ? { ...row } : undefined;
+}
+
+function offsetOf(query: { page: number; pageSize: number }): number {
+  return (query.page - 1) * query.pageSize;
 }
 
 /** `GET /api/airlines`: airlines that are not deleted, A→Z (lower case, code point order), then id. */
