@@ -1,4 +1,4 @@
-import { map, type Observable } from 'rxjs';
+import { filter, from, map, startWith, switchMap, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { CartLineSchema, IdSchema, ThemeSchema, type CartLine, type Theme } from '@skyport/shared';
 import type { SkyportDatabase } from './database.ts';
@@ -20,13 +20,31 @@ const KEYS = {
   theme: 'theme',
 } as const;
 
+/**
+ * A local document's parsed value, now and after every write of it. Not RxDB's `getLocal$`: that
+ * one runs two `mergeMap(async …)` steps for every change event of the whole database, one event
+ * per written document, and an initial sync writes the catalogue in bulks of thousands: thousands
+ * of pending inner subscriptions, each removed from an array of thousands when it settles, a
+ * teardown quadratic in the bulk's size (seconds of main thread for 100,000 flights, in one task).
+ * Here a bulk of changes costs one test: is it a write of the database's local documents naming
+ * this key? Only then is the document read again.
+ */
 function watch<S extends z.ZodType>(
   db: SkyportDatabase,
   key: string,
   schema: S,
   fallback: z.output<S>,
 ): Observable<z.output<S>> {
-  return db.getLocal$<Record<string, unknown>>(key).pipe(
+  return db.eventBulks$.pipe(
+    // The database's own local documents (a collection's carry its name), this key among them.
+    filter(
+      (bulk) =>
+        bulk.isLocal === true &&
+        !bulk.collectionName &&
+        bulk.events.some((event) => event.documentId === key),
+    ),
+    startWith(null),
+    switchMap(() => from(db.getLocal<Record<string, unknown>>(key))),
     map((doc) => {
       const parsed = schema.safeParse(doc?.toJSON().data);
       return parsed.success ? parsed.data : fallback;

@@ -25,9 +25,11 @@ import {
  *
  * This storage wrapper answers a query with `getAll` whenever the cursor would have read the
  * whole range anyway: no limit, or a limit that the cursor cannot stop at (the order is sorted
- * after reading). Where the cursor could stop early (a limit with the order given by the index),
- * RxDB's own query runs as before. Same range, same matcher and sort as RxDB's, same results
- * (tested against it).
+ * after reading). Where the cursor stops early (a limit with the order given by the index) and
+ * the index alone decides which documents match, `getAll` is given the count: the first `skip +
+ * limit` documents of the range, in one request (the catalogue reads the flights in pages of
+ * ids this way, catalogue.ts). Where the documents must also be filtered, RxDB's own query runs
+ * as before. Same range, same matcher and sort as RxDB's, same results (tested against it).
  */
 
 type DexieInstance = RxStorageInstanceDexie<unknown>;
@@ -35,6 +37,7 @@ type DexieInstance = RxStorageInstanceDexie<unknown>;
 async function queryWholeRange(
   instance: DexieInstance,
   prepared: PreparedQuery<unknown>,
+  count?: number,
 ): Promise<RxStorageQueryResult<unknown>> {
   const state = await instance.internals;
   const { query, queryPlan } = prepared;
@@ -55,7 +58,7 @@ async function queryWholeRange(
   const stored = await state.dexieDb.transaction('r', state.dexieTable, (transaction) => {
     const index = transaction.idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME).index(indexName);
     return new Promise<unknown[]>((resolve, reject) => {
-      const request = index.getAll(keyRange);
+      const request = index.getAll(keyRange, count);
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
@@ -77,6 +80,12 @@ function cursorStopsEarly(prepared: PreparedQuery<unknown>): boolean {
   return typeof prepared.query.limit === 'number' && prepared.queryPlan.sortSatisfiedByIndex;
 }
 
+/** How many documents of the range the query needs: all (undefined), else the first `skip + limit`. */
+function documentsNeeded(prepared: PreparedQuery<unknown>): number | undefined {
+  if (!cursorStopsEarly(prepared)) return undefined;
+  return (prepared.query.skip ?? 0) + (prepared.query.limit as number);
+}
+
 /** Wraps RxDB's Dexie storage so that queries over a whole index range read it in one request. */
 export function withWholeRangeReads<Internals, Options>(
   storage: RxStorage<Internals, Options>,
@@ -91,10 +100,15 @@ export function withWholeRangeReads<Internals, Options>(
         Options
       >;
       const rxdbQuery = instance.query.bind(instance);
-      instance.query = (prepared) =>
-        cursorStopsEarly(prepared)
-          ? rxdbQuery(prepared)
-          : queryWholeRange(instance as unknown as DexieInstance, prepared);
+      instance.query = (prepared) => {
+        const needed = documentsNeeded(prepared);
+        // A filter the index does not decide: the cursor reads until enough documents match.
+        if (needed !== undefined && !prepared.queryPlan.selectorSatisfiedByIndex)
+          return rxdbQuery(prepared);
+        // getAll's count must be positive (RxDB answers a limit of 0 with nothing, so do we).
+        if (needed === 0) return Promise.resolve({ documents: [] });
+        return queryWholeRange(instance as unknown as DexieInstance, prepared, needed);
+      };
       return instance as never;
     },
   };

@@ -1,5 +1,6 @@
 import type { ReplicationCheckpoint, SyncCollectionName } from '@skyport/shared';
 import { syncRequest, type SyncTransport } from './http.ts';
+import { startSnapshotLoad } from './snapshot.ts';
 
 /**
  * The pull requests of the replication (replication.ts), in a module of their own without RxDB:
@@ -39,11 +40,17 @@ export function pullPath(
  * device that has never pulled the collection, the request runs while the data layer loads and
  * the local database opens, instead of after; hand the promise to the sync engine
  * (`firstPulls`). A failed request is reported there, where the replication's retries take over.
+ *
+ * For the catalogue that is its snapshot instead (sync/snapshot.ts): its worker starts
+ * downloading now, and writes once the database is open. The promise then resolves with that
+ * `SnapshotLoad`, which the replication recognises.
  */
 export function requestFirstPull(
   transport: SyncTransport,
   collection: SyncCollectionName,
 ): Promise<unknown> {
+  const snapshot = startSnapshotLoad(transport, collection);
+  if (snapshot) return Promise.resolve(snapshot);
   const answer = syncRequest(transport, pullPath(collection, undefined, PULL_BATCH[collection]));
   // Unused (the device had a checkpoint after all) or failed: nobody else waits for it.
   answer.catch(() => undefined);

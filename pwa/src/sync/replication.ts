@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import { Subject, filter, firstValueFrom } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
 import {
@@ -14,6 +14,12 @@ import {
 import type { SkyportDatabase } from '../db/database.ts';
 import { SyncHttpError, syncRequest, type SyncTransport } from './http.ts';
 import { PULL_BATCH, pullPath } from './pull-request.ts';
+import {
+  SNAPSHOT_COLLECTIONS,
+  SnapshotLoad,
+  startSnapshotLoad,
+  type LoadedSnapshot,
+} from './snapshot.ts';
 import type { SyncStatusStore } from './status.ts';
 
 /**
@@ -21,6 +27,9 @@ import type { SyncStatusStore } from './status.ts';
  * is sized for with every field at its maximum length (shared/src/schemas/json-size.ts).
  */
 const PUSH_BATCH = PUSH_MAX_ROWS;
+
+/** How long a snapshot waits for the replication's upstream to have looked at the collection. */
+const UPSTREAM_WAIT_MS = 5000;
 
 export interface RetryPolicy {
   /** First wait after a failure. */
@@ -50,7 +59,7 @@ export interface ReplicationContext {
   /**
    * The answer to this collection's pull from no checkpoint, asked for before the local database
    * had opened (pull-request.ts `requestFirstPull`). The first pull uses it if it indeed starts
-   * from no checkpoint.
+   * from no checkpoint. For the catalogue it resolves with its snapshot's `SnapshotLoad` instead.
    */
   firstPull?: Promise<unknown>;
 }
@@ -113,6 +122,40 @@ export function startCollectionReplication(
     return (row.assumedMasterState as Doc | undefined) ?? { ...doc, _deleted: true };
   }
 
+  /** The snapshot this replication loaded (its pulls then go on from its checkpoint). */
+  let snapshot: LoadedSnapshot | null | undefined;
+  /**
+   * Loads the collection's snapshot into the local database once (the one asked for in advance,
+   * else a new one); null when there is none, or it failed: then the pulls start from nothing.
+   * Called by the replication's first pull, so RxDB's replication state exists: the snapshot is
+   * written once its upstream has looked at the (empty) collection, and with the context of its
+   * downstream's writes, so that the upstream passes over the snapshot's documents as it passes
+   * over pulled ones (RxDB runs an upstream even without a push handler, and would otherwise
+   * compare every document, one by one, on the page).
+   */
+  async function loadSnapshot(prefetched: Promise<unknown> | undefined) {
+    if (snapshot !== undefined || !SNAPSHOT_COLLECTIONS.has(collection)) return snapshot ?? null;
+    const value = prefetched ? await prefetched.catch(() => undefined) : undefined;
+    const load =
+      value instanceof SnapshotLoad
+        ? value
+        : db.multiInstance
+          ? startSnapshotLoad(transport, collection)
+          : null;
+    const internal = state.internalReplicationState;
+    if (!load || !internal) {
+      load?.dispose();
+      snapshot = null;
+      return snapshot;
+    }
+    await Promise.race([
+      firstValueFrom(internal.firstSyncDone.up.pipe(filter((done) => done))),
+      new Promise((resolve) => setTimeout(resolve, UPSTREAM_WAIT_MS)),
+    ]);
+    snapshot = await load.writeInto(db, await internal.downstreamBulkWriteFlag);
+    return snapshot;
+  }
+
   const writable = SYNC_COLLECTION_INFO[collection].writable;
   const state = replicateRxCollection<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>({
     collection: db.collections[collection] as never,
@@ -128,11 +171,37 @@ export function startCollectionReplication(
         const prefetched = firstPull;
         firstPull = undefined;
         try {
-          const body = responseSchema.parse(
-            prefetched && !checkpoint && batchSize === PULL_BATCH[collection]
-              ? await prefetched
-              : await syncRequest(transport, pullPath(collection, checkpoint, batchSize)),
-          );
+          let answer: unknown;
+          if (!checkpoint) {
+            // A replica without a checkpoint (a new device): the snapshot first, when there is one.
+            const loaded = await loadSnapshot(prefetched);
+            if (loaded) {
+              const body = responseSchema.parse(
+                await syncRequest(
+                  transport,
+                  pullPath(collection, loaded.checkpoint ?? undefined, batchSize),
+                ),
+              );
+              succeeded();
+              // Nothing new since the snapshot: its last document (stored, so RxDB writes
+              // nothing) makes RxDB keep the snapshot's checkpoint.
+              const documents =
+                body.documents.length > 0 || !loaded.last ? body.documents : [loaded.last];
+              return {
+                documents: documents as Doc[],
+                checkpoint: body.checkpoint ?? loaded.checkpoint ?? undefined,
+              };
+            }
+            if (prefetched && batchSize === PULL_BATCH[collection]) {
+              const value = await prefetched;
+              if (!(value instanceof SnapshotLoad)) answer = value;
+            }
+          } else if (prefetched) {
+            // Asked for in advance, but the device had a checkpoint after all.
+            void prefetched.then((value) => value instanceof SnapshotLoad && value.dispose());
+          }
+          answer ??= await syncRequest(transport, pullPath(collection, checkpoint, batchSize));
+          const body = responseSchema.parse(answer);
           succeeded();
           return { documents: body.documents as Doc[], checkpoint: body.checkpoint ?? checkpoint };
         } catch (error) {

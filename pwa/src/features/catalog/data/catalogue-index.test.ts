@@ -3,10 +3,20 @@ import {
   CATALOG_SORTS,
   CatalogQuerySchema,
   PRICE_BANDS,
+  catalogComparator,
   queryCatalog,
   type Flight,
 } from '@skyport/shared';
-import { createCatalogIndex, queryCatalogIndex, warmCatalogIndex } from './catalogue-index.ts';
+import {
+  buildCatalogIndex,
+  createCatalogIndex,
+  queryCatalogIndex,
+  sortInSlices,
+  updateCatalogIndex,
+  warmCatalogIndex,
+  warmInSlices,
+  type FlightChange,
+} from './catalogue-index.ts';
 
 /** A small deterministic generator, so that a failure can be replayed. */
 function random(seed: number) {
@@ -109,4 +119,82 @@ test('the home query comes from the URL, a malformed parameter falling back to i
   expect(
     catalogQueryFromSearch(new URLSearchParams('sort=cheapest&page=-2&origin=Ar&junk=1')),
   ).toMatchObject({ sort: 'initial', page: 1, origin: 'Ar' });
+});
+
+/** A pause that counts the slices. */
+function counting() {
+  const pause = Object.assign(
+    async () => {
+      pause.count += 1;
+    },
+    { count: 0 },
+  );
+  return pause;
+}
+
+test('sorting in slices gives the order of one sort, and pauses between slices', async () => {
+  const data = flights(9_000, random(3));
+  for (const sort of CATALOG_SORTS) {
+    const pause = counting();
+    const sliced = await sortInSlices(data, catalogComparator(sort), pause, 0);
+    expect(sliced).toEqual([...data].sort(catalogComparator(sort)));
+    expect(pause.count).toBeGreaterThan(4);
+  }
+  expect(await sortInSlices([], catalogComparator('initial'), counting())).toEqual([]);
+});
+
+test('an index built in slices, or kept up to date change by change, answers as a new one', async () => {
+  const next = random(11);
+  let data = flights(600, next);
+  let index = await buildCatalogIndex(data, ['initial'], counting(), 0);
+  await warmInSlices(index, counting(), 0);
+  const check = () => {
+    for (const sort of CATALOG_SORTS) {
+      const query = CatalogQuerySchema.parse({
+        sort,
+        pageSize: 60,
+        page: 1 + Math.floor(next() * 3),
+      });
+      expect(queryCatalogIndex(index, query)).toEqual(queryCatalog(data, query));
+      expect(index.sorted(sort)).toEqual(createCatalogIndex(data).sorted(sort));
+    }
+  };
+  check();
+  const more = flights(700, next).slice(600);
+  for (let round = 0; round < 20; round++) {
+    const changes: FlightChange[] = [];
+    const byId = new Map(data.map((flight) => [flight.id, flight]));
+    for (let i = 0; i < 5; i++) {
+      const before = data[Math.floor(next() * data.length)]!;
+      if (!byId.has(before.id)) continue;
+      const roll = next();
+      if (roll < 0.2) {
+        byId.delete(before.id);
+        changes.push({ before });
+      } else if (roll < 0.4 && more.length > 0) {
+        const after = more.pop()!;
+        byId.set(after.id, after);
+        changes.push({ after });
+      } else {
+        const after = {
+          ...before,
+          priceCents: Math.floor(next() * 60_000_00),
+          tickets: [0, 3, 80][Math.floor(next() * 3)]!,
+        };
+        byId.set(after.id, after);
+        changes.push({ before, after });
+      }
+    }
+    data = [...byId.values()];
+    index = updateCatalogIndex(index, changes)!;
+    expect(index).not.toBeNull();
+    check();
+  }
+  // Many changes at once: built again instead.
+  expect(
+    updateCatalogIndex(
+      index,
+      data.map((flight) => ({ before: flight })),
+    ),
+  ).toBeNull();
 });

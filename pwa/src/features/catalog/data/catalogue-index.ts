@@ -29,10 +29,17 @@ export interface CatalogIndex {
 }
 
 export function createCatalogIndex(flights: readonly Flight[]): CatalogIndex {
-  const listed = flights.filter(isListedFlight);
-  const orders = new Map<CatalogSort, readonly Flight[]>();
+  return indexOf(flights.filter(isListedFlight), new Map());
+}
+
+/** An index over `listed` with the sort orders already built; the others are built on first use. */
+function indexOf(
+  listed: readonly Flight[],
+  orders: Map<CatalogSort, readonly Flight[]>,
+): CatalogIndex & { readonly built: ReadonlyMap<CatalogSort, readonly Flight[]> } {
   return {
     listed,
+    built: orders,
     sorted(sort) {
       let order = orders.get(sort);
       if (!order) {
@@ -42,6 +49,164 @@ export function createCatalogIndex(flights: readonly Flight[]): CatalogIndex {
       return order;
     },
   };
+}
+
+// Large catalogues, in slices -------------------------------------------------------------------
+//
+// Filtering and sorting 100,000 flights take hundreds of milliseconds on a phone: done at once,
+// the page does not answer a tap meanwhile. The functions below do the same work in slices of a
+// few milliseconds, awaiting `pause` (a new task) between them, and keep an index up to date with
+// a few changed flights without sorting again.
+
+/** Ends a slice of work: resolves in a new task (ui/idle.ts `nextTask`). */
+export type Pause = () => Promise<void>;
+
+/** Runs `pause` once `sliceMs` have passed since the last one. */
+function slicer(pause: Pause, sliceMs: number) {
+  let started = performance.now();
+  return async () => {
+    if (performance.now() - started < sliceMs) return;
+    await pause();
+    started = performance.now();
+  };
+}
+
+/** Runs sorted one at a time, then merged pairwise: a stable merge sort, in slices. */
+export async function sortInSlices<T>(
+  items: readonly T[],
+  compare: (a: T, b: T) => number,
+  pause: Pause,
+  sliceMs = 8,
+): Promise<T[]> {
+  const RUN = 2048;
+  const check = slicer(pause, sliceMs);
+  let runs: T[][] = [];
+  for (let start = 0; start < items.length; start += RUN) {
+    runs.push(items.slice(start, start + RUN).sort(compare));
+    await check();
+  }
+  while (runs.length > 1) {
+    const merged: T[][] = [];
+    for (let i = 0; i < runs.length; i += 2) {
+      const a = runs[i]!;
+      const b = runs[i + 1];
+      if (!b) {
+        merged.push(a);
+        continue;
+      }
+      const out = new Array<T>(a.length + b.length);
+      let x = 0;
+      let y = 0;
+      let k = 0;
+      while (x < a.length && y < b.length) {
+        out[k++] = compare(a[x]!, b[y]!) <= 0 ? a[x++]! : b[y++]!;
+        if ((k & 4095) === 0) await check();
+      }
+      while (x < a.length) out[k++] = a[x++]!;
+      while (y < b.length) out[k++] = b[y++]!;
+      merged.push(out);
+      await check();
+    }
+    runs = merged;
+  }
+  return runs[0] ?? [];
+}
+
+/**
+ * `createCatalogIndex`, in slices: the listed flights, and the `sorts` orders built now (the
+ * others are built on first use, or by `warmInSlices`).
+ */
+export async function buildCatalogIndex(
+  flights: Iterable<Flight>,
+  sorts: readonly CatalogSort[],
+  pause: Pause,
+  sliceMs = 8,
+): Promise<CatalogIndex> {
+  const check = slicer(pause, sliceMs);
+  const listed: Flight[] = [];
+  let seen = 0;
+  for (const flight of flights) {
+    if (isListedFlight(flight)) listed.push(flight);
+    if ((++seen & 1023) === 0) await check();
+  }
+  const orders = new Map<CatalogSort, readonly Flight[]>();
+  for (const sort of sorts)
+    orders.set(sort, await sortInSlices(listed, catalogComparator(sort), pause, sliceMs));
+  return indexOf(listed, orders);
+}
+
+/** Builds the index's other sort orders in slices (so that no query has to sort). */
+export async function warmInSlices(index: CatalogIndex, pause: Pause, sliceMs = 8): Promise<void> {
+  const built = (index as { built?: Map<CatalogSort, readonly Flight[]> }).built;
+  if (!built) return warmCatalogIndex(index);
+  for (const sort of CATALOG_SORTS) {
+    if (built.has(sort)) continue;
+    built.set(sort, await sortInSlices(index.listed, catalogComparator(sort), pause, sliceMs));
+  }
+}
+
+/** A flight as it was and as it is now (undefined: not there). */
+export interface FlightChange {
+  before?: Flight;
+  after?: Flight;
+}
+
+/** Above this share of the listed flights changed at once, the index is built again instead. */
+const UPDATE_SHARE = 1 / 50;
+
+/**
+ * The index after a few flights changed, without sorting again: the built orders are copied and
+ * each changed flight is taken out of them and put back at its place (a binary search each). Null
+ * when so many changed that building the index again is cheaper.
+ */
+export function updateCatalogIndex(
+  index: CatalogIndex,
+  changes: readonly FlightChange[],
+): CatalogIndex | null {
+  const built = (index as { built?: Map<CatalogSort, readonly Flight[]> }).built;
+  if (!built || changes.length > Math.max(16, index.listed.length * UPDATE_SHARE)) return null;
+  const changed = new Set<string>();
+  for (const { before, after } of changes) {
+    if (before) changed.add(before.id);
+    if (after) changed.add(after.id);
+  }
+  const listed = index.listed.filter((flight) => !changed.has(flight.id));
+  for (const { after } of changes) if (after && isListedFlight(after)) listed.push(after);
+  const orders = new Map<CatalogSort, readonly Flight[]>();
+  for (const [sort, order] of built) {
+    const compare = catalogComparator(sort);
+    const next = [...order];
+    for (const { before, after } of changes) {
+      if (before && isListedFlight(before)) {
+        const at = search(next, before, compare);
+        if (next[at] === before) next.splice(at, 1);
+        else {
+          // Not where its values say (it was changed in place): find it by id.
+          const found = next.findIndex((flight) => flight.id === before.id);
+          if (found >= 0) next.splice(found, 1);
+        }
+      }
+      if (after && isListedFlight(after)) next.splice(search(next, after, compare), 0, after);
+    }
+    orders.set(sort, next);
+  }
+  return indexOf(listed, orders);
+}
+
+/** The first position in `sorted` whose flight does not come before `flight`. */
+function search(
+  sorted: readonly Flight[],
+  flight: Flight,
+  compare: (a: Flight, b: Flight) => number,
+): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compare(sorted[middle]!, flight) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Builds every sort order at once (e.g. when the app is idle), so no query pays for a sort. */

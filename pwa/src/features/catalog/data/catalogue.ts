@@ -11,7 +11,7 @@ import {
   startWith,
   switchMap,
   tap,
-  type Observable,
+  Observable,
 } from 'rxjs';
 import { useRef } from 'react';
 import {
@@ -33,7 +33,16 @@ import { ApiError, apiRequest } from '../../../app/api-client.ts';
 import { catalogueSyncedBefore, rememberCatalogueSynced } from './catalogue-synced.ts';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
-import { createCatalogIndex, queryCatalogIndex, type CatalogIndex } from './catalogue-index.ts';
+import {
+  buildCatalogIndex,
+  queryCatalogIndex,
+  updateCatalogIndex,
+  warmInSlices,
+  type CatalogIndex,
+  type FlightChange,
+} from './catalogue-index.ts';
+import { nextTask } from '../../../ui/idle.ts';
+import type { RxChangeEvent } from 'rxdb';
 
 /**
  * Live queries of the catalogue screens over the local database (no network): home page,
@@ -57,13 +66,160 @@ const indexes = new WeakMap<SkyportDatabase, Observable<CatalogIndex>>();
 export function catalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
   let index = indexes.get(db);
   if (!index) {
-    index = db.collections.flights.find().$.pipe(
-      map((docs) => createCatalogIndex(plain<Flight>(docs))),
-      shareReplay({ bufferSize: 1, refCount: false }),
-    );
+    index = loadCatalogIndex$(db).pipe(shareReplay({ bufferSize: 1, refCount: false }));
     indexes.set(db, index);
   }
   return index;
+}
+
+/**
+ * Flights read at first per step of the loading; then as many as took about `LOAD_STEP_MS`
+ * (the request included: the task that reads them is shorter), within 100 and 5,000.
+ */
+const FIRST_LOAD_STEP = 250;
+const LOAD_STEP_MS = 25;
+/**
+ * A change bulk larger than this (RxDB's change buffer) is not applied change by change: the
+ * index is loaded again, as RxDB runs a query again. Only such bulks may leave changes out (a
+ * snapshot's notice, sync/snapshot-writer.ts).
+ */
+const CHANGES_APPLIED = 100;
+
+/**
+ * The catalogue index, kept up to date, loaded without long tasks at any catalogue size: a
+ * query of the whole collection answered 100,000 flights in one task of seconds (reading them
+ * all, then making an RxDB document of each), and building the index sorted them in one more.
+ * Here the flights are read a page of ids at a time (one IndexedDB request each, db/
+ * whole-range-reads.ts), each page in a task of its own, and the index is filtered and sorted in
+ * slices (catalogue-index.ts). Changes come from the collection's change events: a few are
+ * applied to the index as they are (each one taken out and put back in the sorted orders), a
+ * large bulk loads it again; changes during a loading are applied at its end.
+ */
+function loadCatalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
+  return new Observable<CatalogIndex>((subscriber) => {
+    const collection = db.collections.flights;
+    let flights = new Map<string, Flight>();
+    let index: CatalogIndex | undefined;
+    let stopped = false;
+    /** Change bulks that came during a loading (null: a large one, load again). */
+    let pending: RxChangeEvent<unknown>[][] | null = [];
+    let loading: Promise<void> | undefined;
+
+    const changes = collection.eventBulks$.subscribe((bulk) => {
+      const events = bulk.events as RxChangeEvent<unknown>[];
+      if (loading) {
+        if (pending) pending = events.length > CHANGES_APPLIED ? null : [...pending, events];
+        return;
+      }
+      if (events.length > CHANGES_APPLIED) {
+        pending = null;
+        load();
+        return;
+      }
+      const updated = index && updateCatalogIndex(index, apply(events));
+      if (updated) emit(updated);
+      else load(true);
+    });
+
+    /** Applies changes to the flights; returns what each changed from and to. */
+    function apply(events: readonly RxChangeEvent<unknown>[]): FlightChange[] {
+      const changed: FlightChange[] = [];
+      for (const event of events) {
+        const before = flights.get(event.documentId);
+        const data = event.documentData as unknown as (Flight & { _deleted?: boolean }) | undefined;
+        const after = data && !data._deleted ? (data as Flight) : undefined;
+        if (after) flights.set(after.id, after);
+        else flights.delete(event.documentId);
+        if (before || after) changed.push({ before, after });
+      }
+      return changed;
+    }
+
+    function emit(next: CatalogIndex) {
+      index = next;
+      if (!stopped) subscriber.next(next);
+    }
+
+    /**
+     * Reads every flight (or, with `buildOnly`, uses the flights as they are) and builds the
+     * index; changes that came meanwhile are applied at the end (a large bulk: read again).
+     */
+    function load(buildOnly = false) {
+      if (loading) {
+        if (!buildOnly) pending = null;
+        return;
+      }
+      pending = [];
+      loading = (async () => {
+        let read = !buildOnly;
+        for (;;) {
+          if (read) {
+            pending = [];
+            flights = await readFlights();
+            // A large bulk came while reading: read again.
+            if (pending === null) continue;
+          }
+          if (stopped) return;
+          for (const events of pending ?? []) apply(events);
+          pending = [];
+          let built: CatalogIndex | null = await buildCatalogIndex(
+            flights.values(),
+            ['initial'],
+            nextTask,
+          );
+          // What changed while it was built.
+          const during: RxChangeEvent<unknown>[][] | null = pending;
+          pending = [];
+          if (during === null) {
+            read = true;
+            continue;
+          }
+          for (const events of during) if (built) built = updateCatalogIndex(built, apply(events));
+          if (!built) {
+            read = false;
+            continue;
+          }
+          emit(built);
+          break;
+        }
+        loading = undefined;
+        // The other sort orders, in the background: no query has to sort.
+        if (index && !stopped) void warmInSlices(index, nextTask);
+      })().catch((error: unknown) => {
+        loading = undefined;
+        if (!stopped) subscriber.error(error);
+      });
+    }
+
+    /** Every flight, a page of ids at a time, each page in a task of its own. */
+    async function readFlights(): Promise<Map<string, Flight>> {
+      const read = new Map<string, Flight>();
+      let step = FIRST_LOAD_STEP;
+      let after: string | undefined;
+      for (;;) {
+        const started = performance.now();
+        const docs = await collection
+          .find({
+            selector: after === undefined ? {} : { id: { $gt: after } },
+            sort: [{ id: 'asc' }],
+            limit: step,
+          })
+          .exec();
+        for (const doc of docs) read.set(doc.primary, doc._data as unknown as Flight);
+        if (docs.length < step || stopped) return read;
+        after = docs[docs.length - 1]!.primary;
+        const took = performance.now() - started;
+        step = Math.max(100, Math.min(5000, Math.round((step * LOAD_STEP_MS) / Math.max(1, took))));
+        await nextTask();
+      }
+    }
+
+    load();
+    return () => {
+      stopped = true;
+      changes.unsubscribe();
+    };
+  });
 }
 
 export function catalogPage$(

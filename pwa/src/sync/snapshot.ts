@@ -1,0 +1,172 @@
+import type { ReplicationCheckpoint, SyncCollectionName } from '@skyport/shared';
+import type { SkyportDatabase } from '../db/database.ts';
+import { syncHeaders, type SyncTransport } from './http.ts';
+import type { SnapshotFromWorker, SnapshotToWorker } from './snapshot-protocol.ts';
+
+/**
+ * A device's first copy of the catalogue, in one download written off the main thread
+ * (docs/architecture.md §4): the server's snapshot of the collection (`GET
+ * /api/sync/{collection}/snapshot`, compressed, cacheable) is written into the local database by
+ * a worker (sync/snapshot.worker.ts) through RxDB's own storage, and the replication pulls on
+ * from the snapshot's checkpoint (replication.ts). Through the replication on the page, 100,000
+ * flights took one pull per 2,000 flights, each waiting for the one before, and tens of seconds
+ * of main thread; the page now only reads a few notices of the worker's writes.
+ *
+ * The page starts the download as soon as it asks for the catalogue (`requestFirstPull`, before
+ * the data layer's code has loaded) and hands the answer's body to the worker, which parses it
+ * as it comes while the page opens its database; the worker writes once the replication has
+ * started and found no checkpoint (`writeInto`, see sync/snapshot-writer.ts).
+ *
+ * Without workers (tests in Node), without a multi-instance database (the page's RxDB would not
+ * hear of the worker's writes), or when the snapshot fails (an older server, offline, storage
+ * errors), the ordinary pulls do it all, as before.
+ */
+
+/** The collections loaded from a snapshot on a new device: the catalogue. */
+export const SNAPSHOT_COLLECTIONS: ReadonlySet<SyncCollectionName> = new Set(['flights']);
+
+/** Documents per write (one IndexedDB transaction) of the worker. */
+const SNAPSHOT_BULK = 2000;
+
+/** A snapshot asked for in advance that nobody writes (another tab leads) is dropped after this. */
+const UNUSED_MS = 60_000;
+
+/** What a loaded snapshot leaves for the replication. */
+export interface LoadedSnapshot {
+  /** Where the ordinary pulls go on from (null: the collection was empty). */
+  checkpoint: ReplicationCheckpoint | null;
+  count: number;
+  /** The snapshot's last document, already stored. */
+  last: (Record<string, unknown> & { id: string; _deleted: boolean }) | null;
+}
+
+let streamsTransfer: boolean | undefined;
+/** Whether this browser can hand a response body over to a worker (not Safari, so far). */
+function canTransferStreams(): boolean {
+  if (streamsTransfer === undefined) {
+    try {
+      const stream = new ReadableStream();
+      structuredClone(stream, { transfer: [stream as unknown as Transferable] });
+      streamsTransfer = true;
+    } catch {
+      streamsTransfer = false;
+    }
+  }
+  return streamsTransfer;
+}
+
+/** A snapshot being downloaded by its worker, to be written into the local database. */
+export class SnapshotLoad {
+  private readonly worker: Worker;
+  private readonly answer: Promise<SnapshotFromWorker>;
+  private settle!: (answer: SnapshotFromWorker) => void;
+  private readonly unused: ReturnType<typeof setTimeout>;
+  private disposed = false;
+
+  constructor(
+    worker: Worker,
+    readonly collection: SyncCollectionName,
+    request: { url: string; headers: Record<string, string> },
+  ) {
+    this.worker = worker;
+    this.answer = new Promise((resolve) => (this.settle = resolve));
+    worker.onmessage = (event: MessageEvent<SnapshotFromWorker>) => this.settle(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.settle({ type: 'failed', message: event.message || 'the snapshot worker failed' });
+    };
+    this.post({ type: 'start', bulkSize: SNAPSHOT_BULK });
+    if (!canTransferStreams()) {
+      this.post({ type: 'fetch', ...request });
+    } else {
+      // The page asks at once (the worker's code is still loading) and hands the body over: the
+      // page itself never reads it.
+      fetch(request.url, { headers: request.headers, credentials: 'same-origin' }).then(
+        (response) => {
+          if (!response.ok || !response.body) {
+            void response.body?.cancel();
+            this.settle({ type: 'failed', message: response.statusText, status: response.status });
+          } else if (!this.disposed) {
+            this.post({ type: 'body', body: response.body }, [response.body]);
+          }
+        },
+        () => this.settle({ type: 'failed', message: 'The server cannot be reached', status: 0 }),
+      );
+    }
+    this.unused = setTimeout(() => this.dispose(), UNUSED_MS);
+  }
+
+  private post(message: SnapshotToWorker, transfer: Transferable[] = []) {
+    this.worker.postMessage(message, transfer);
+  }
+
+  /**
+   * Has the snapshot written into the database's collection, by the replication that found no
+   * checkpoint, with its downstream writes' context (`context`); resolves with what the
+   * replication goes on from, or null when the snapshot could not be used (the ordinary pulls
+   * then do everything; what was written already is theirs to compare).
+   */
+  async writeInto(db: SkyportDatabase, context: string): Promise<LoadedSnapshot | null> {
+    clearTimeout(this.unused);
+    if (this.disposed || !db.multiInstance) {
+      this.dispose();
+      return null;
+    }
+    const collection = db.collections[this.collection];
+    this.post({
+      type: 'write',
+      target: {
+        databaseName: db.name,
+        collectionName: collection.name,
+        schema: collection.schema.jsonSchema,
+        // Past RxDB's change buffer, so that the page's queries are run again (see the writer).
+        noticeEvents:
+          ((collection as unknown as { _changeEventBuffer?: { limit?: number } })._changeEventBuffer
+            ?.limit ?? 100) * 2,
+      },
+      context,
+    });
+    const answer = await this.answer;
+    this.dispose();
+    if (answer.type !== 'done') return null;
+    return { checkpoint: answer.checkpoint, count: answer.count, last: answer.last };
+  }
+
+  /** Stops the worker (nothing more is written). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearTimeout(this.unused);
+    this.worker.terminate();
+    this.settle({ type: 'failed', message: 'stopped' });
+  }
+}
+
+/**
+ * Starts downloading a collection's snapshot for a worker to write; null where there is none to
+ * load (no workers, not a snapshot collection, offline).
+ */
+export function startSnapshotLoad(
+  transport: SyncTransport,
+  collection: SyncCollectionName,
+): SnapshotLoad | null {
+  if (!SNAPSHOT_COLLECTIONS.has(collection)) return null;
+  if (typeof Worker === 'undefined' || typeof location === 'undefined') return null;
+  // Offline the download could only fail; the replication waits for the connection as usual.
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) return null;
+  // The transport's fetch stands in for the browser's only in tests; a worker has its own.
+  if (transport.fetch) return null;
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./snapshot.worker.ts', import.meta.url), {
+      type: 'module',
+      name: `skyport-${collection}-snapshot`,
+    });
+  } catch {
+    return null;
+  }
+  return new SnapshotLoad(worker, collection, {
+    url: new URL(`${transport.baseUrl}/sync/${collection}/snapshot`, location.href).href,
+    headers: syncHeaders(transport),
+  });
+}

@@ -1,0 +1,51 @@
+import type { SnapshotFromWorker, SnapshotTarget, SnapshotToWorker } from './snapshot-protocol.ts';
+import { SnapshotError, writeSnapshot } from './snapshot-writer.ts';
+
+/**
+ * The snapshot worker (sync/snapshot.ts starts it; sync/snapshot-writer.ts does the work): gets
+ * the snapshot's body (or where to download it) at once, and the page's go-ahead (where to
+ * write) once its replication has started and found no checkpoint; answers with what was written.
+ */
+
+/** The worker's global scope (typed by hand: the app is type-checked with the DOM library). */
+const scope = globalThis as unknown as {
+  postMessage(message: SnapshotFromWorker): void;
+  onmessage: ((event: MessageEvent<SnapshotToWorker>) => void) | null;
+};
+
+/** A promise settled from outside. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+const body = deferred<ReadableStream<Uint8Array>>();
+const confirmed = deferred<SnapshotTarget & { context: string }>();
+
+async function fetchBody(url: string, headers: Record<string, string>) {
+  const response = await fetch(url, { headers, credentials: 'same-origin' });
+  if (!response.ok || !response.body)
+    throw new SnapshotError(`snapshot: ${response.status} ${response.statusText}`, response.status);
+  return response.body;
+}
+
+scope.onmessage = (event) => {
+  const message = event.data;
+  if (message.type === 'start') {
+    void writeSnapshot({
+      bulkSize: message.bulkSize,
+      body: body.promise,
+      confirmed: confirmed.promise,
+    }).then((answer) => scope.postMessage(answer));
+  } else if (message.type === 'body') body.resolve(message.body);
+  else if (message.type === 'fetch')
+    fetchBody(message.url, message.headers).then(body.resolve, body.reject);
+  else if (message.type === 'write')
+    confirmed.resolve({ ...message.target, context: message.context });
+};
