@@ -49,6 +49,12 @@ import { publicUrl } from './features/identity/settings.ts';
 
 export interface AppDeps {
   sql: Sql;
+  /**
+   * The pool for `/api/sync/*` (pulls, pushes, snapshots and their session lookups); default: `sql`.
+   * main.ts gives it a pool of its own, so that hundreds of devices syncing at once queue there
+   * and a checkout or a catalogue page never waits behind them for a connection.
+   */
+  syncSql?: Sql;
   logger: Logger;
   /** Outgoing email (verification, reset, receipts); default: the database outbox. */
   mailer?: Mailer;
@@ -180,7 +186,9 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   );
 
   // Who is calling (c.var.user), then CSRF: before any route, so every route is covered.
-  api.use(sessionMiddleware(deps.sql));
+  const syncSql = deps.syncSql ?? deps.sql;
+  const isSync = (path: string) => path.startsWith('/api/sync/');
+  api.use(sessionMiddleware((c) => (isSync(c.req.path) ? syncSql : deps.sql)));
   api.use(csrfProtection(identity.settings));
 
   api.route('/', healthRoutes({ sql: deps.sql, lifecycle }));
@@ -188,8 +196,8 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   api.route('/', adminRoutes(identity));
   if (identity.mailer.kind === 'outbox') api.route('/', outboxRoutes(deps.sql));
   api.route('/', catalogRoutes(deps));
-  api.route('/', syncRoutes({ ...deps, lifecycle, metrics }));
-  api.route('/', snapshotRoutes({ ...deps, metrics }));
+  api.route('/', syncRoutes({ ...deps, sql: syncSql, lifecycle, metrics }));
+  api.route('/', snapshotRoutes({ ...deps, sql: syncSql, metrics }));
   // Airline catalogue management, cart, checkout, orders, sales, reviews (issue 4).
   api.route('/', flightsManagementRoutes(deps));
   api.route('/', cartRoutes(deps));

@@ -18,6 +18,11 @@ const EnvSchema = z.object({
   EMBEDDED_DATABASE: z.enum(['true', 'false']).default('false'),
   /** Connections in this instance's pool (plus one for LISTEN); mind PostgreSQL's max_connections. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  /**
+   * Connections of the instance's second pool, for sync (pulls, pushes and their session lookups):
+   * a storm of device syncs queues there, never in front of a checkout or a page (issue 15).
+   */
+  DATABASE_SYNC_POOL_MAX: z.coerce.number().int().min(2).max(500).default(8),
   /** Where the embedded PostgreSQL keeps its files (git-ignored). */
   EMBEDDED_PG_DIR: z.string().default('.data/pg'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),

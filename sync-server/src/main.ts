@@ -60,6 +60,8 @@ if (!databaseUrl) {
 
 const applicationName = `skyport-${hostname()}-${process.pid}`.slice(0, 63);
 const sql = createSql(databaseUrl, { max: config.DATABASE_POOL_MAX, applicationName });
+// Sync's own pool (app.ts AppDeps.syncSql): device syncs never queue in front of a checkout.
+const syncSql = createSql(databaseUrl, { max: config.DATABASE_SYNC_POOL_MAX, applicationName });
 const applied = await migrate(sql);
 if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
@@ -82,12 +84,13 @@ if (!publicDir) logger.warn('no built PWA found; serving the API only');
 const metrics = createMetrics({
   sql,
   applicationName,
-  poolMax: config.DATABASE_POOL_MAX,
+  poolMax: config.DATABASE_POOL_MAX + config.DATABASE_SYNC_POOL_MAX,
   processMetrics: true,
 });
 const app = createApp(
   {
     sql,
+    syncSql,
     logger,
     ...identityDepsFromConfig(config, sql),
     payments: createPaymentsFromConfig(config),
@@ -137,6 +140,7 @@ async function shutdown(signal: string) {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   });
   metricsServer?.close();
+  await syncSql.end({ timeout: 1 });
   await stopEmbedded?.();
   logger.info({ drained }, 'stopped');
   logger.flush();

@@ -24,6 +24,7 @@ export function productSettings() {
     start: 'node --enable-source-maps <build>/server/main.js (esbuild bundle as scripts/build.mjs)',
     NODE_ENV: 'production',
     DATABASE_POOL_MAX: configDefault<number>('DATABASE_POOL_MAX'),
+    DATABASE_SYNC_POOL_MAX: configDefault<number>('DATABASE_SYNC_POOL_MAX'),
     LOG_LEVEL: 'info (stdout and stderr to a file per server)',
     PUBLIC_DIR: 'the bench build of the PWA',
     PAYMENT_PROVIDER: 'test (ALLOW_TEST_PAYMENTS=true)',

@@ -88,7 +88,7 @@ export function createMetrics(
   if (options.poolMax) {
     new Gauge({
       name: 'skyport_db_pool_max',
-      help: 'Connections the pool may open (DATABASE_POOL_MAX).',
+      help: 'Connections the pools may open (DATABASE_POOL_MAX + DATABASE_SYNC_POOL_MAX).',
       registers: [registry],
     }).set(options.poolMax);
   }

@@ -1,11 +1,17 @@
 import { expect, test } from 'vitest';
+import { createApp } from '../app.ts';
 import { createSql } from '../db/client.ts';
+import { createSession } from '../features/identity/sessions.ts';
+import { createLogger } from '../lib/logger.ts';
 import { insertUser } from '../test/actors.ts';
 import { createTestDatabase } from '../test/database.ts';
 import { pushChanges } from './push.ts';
-import { insertAirline, insertFlights } from './test-fixtures.ts';
+import { insertAirline, insertFlights, pullUrl, pushInit, syncHeaders } from './test-fixtures.ts';
 
 /**
+ * A storm of sync pushes cannot hold up a checkout or a page: pushes take at most all but two
+ * connections of their pool, and sync has a pool of its own (app.ts `syncSql`).
+ *
  * A storm of sync pushes leaves two connections of an instance's pool free (push.ts,
  * `pushSlotsOf`) for checkout, pulls and pages. Real PostgreSQL: eight customers' pushes
  * are held inside their transactions (their partition locks are taken elsewhere) while a plain
@@ -85,6 +91,101 @@ test('pushes held in their transactions leave two connections free; they all fin
     expect(live!.n).toBe(8);
   } finally {
     await pool.end({ timeout: 1 });
+    await holder.end({ timeout: 1 });
+  }
+});
+
+/** A favourite of the customer's, as a push row. */
+function favouriteRow(userId: string, flightId: string, airlineId: string) {
+  return {
+    newDocumentState: {
+      id: flightId,
+      userId,
+      flightId,
+      airlineId,
+      airlineName: 'Slots Air',
+      origin: 'Argentina',
+      destination: 'Chile',
+      departureDate: '2030-01-01',
+      departureHour: '08:30',
+      arrivalHour: '10:45',
+      priceCents: 100,
+      logo: '',
+      createdAt: Date.now(),
+      _deleted: false,
+    },
+  };
+}
+
+/** Whether the answer comes within `ms` (the request goes on either way). */
+async function answersWithin(answer: Response | Promise<Response>, ms: number): Promise<boolean> {
+  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
+  return Promise.race([Promise.resolve(answer).then(() => true), timeout]);
+}
+
+test("sync requests use sync's own pool: with it taken, the cart and the catalogue still answer at once", async () => {
+  const pool = createSql(url, { max: 3 });
+  // One connection: one push waiting for its partition lock inside its transaction takes it all.
+  const syncPool = createSql(url, { max: 1 });
+  const holder = createSql(url, { max: 1 });
+  const app = createApp({ sql: pool, syncSql: syncPool, logger: createLogger('silent') });
+  try {
+    const airlineId = await insertAirline(sql, 'Slots Air');
+    const [flightId] = await insertFlights(sql, airlineId, 1);
+    const customers = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const user = await insertUser(sql);
+        const { token } = await createSession(sql, user.id, 3600);
+        return { user, headers: { Authorization: `Bearer ${token}` } };
+      }),
+    );
+
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const allLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = holder.begin(async (tx) => {
+      for (const { user } of customers) await tx`SELECT lock_partition(${user.id})`;
+      locked();
+      await released;
+    });
+    await allLocked;
+
+    const pushes = customers.map(({ user, headers }) =>
+      app.request(
+        '/api/sync/favourites/push',
+        pushInit(headers, { rows: [favouriteRow(user.id, flightId!, airlineId)] }),
+      ),
+    );
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql<{ n: number }[]>`
+              SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`
+          )[0]!.n,
+      )
+      .toBe(1);
+
+    // The control: the sync pool is taken (a pull cannot even look its session up).
+    const pull = app.request(pullUrl('favourites'), {
+      headers: syncHeaders(customers[0]!.headers),
+    });
+    expect(await answersWithin(pull, 500)).toBe(false);
+    // Everything else has the other pool.
+    const started = performance.now();
+    const cart = await app.request('/api/cart', { headers: customers[1]!.headers });
+    const page = await app.request('/api/flights');
+    expect([cart.status, page.status]).toEqual([200, 200]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+
+    release();
+    await holding;
+    expect((await Promise.all(pushes)).map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await pull).status).toBe(200);
+  } finally {
+    await pool.end({ timeout: 1 });
+    await syncPool.end({ timeout: 1 });
     await holder.end({ timeout: 1 });
   }
 });

@@ -9,15 +9,16 @@ import type { IdentitySettings } from './settings.ts';
 
 /**
  * Resolves the caller once per request: `c.var.user` and `c.var.session` are the signed-in user and
- * session, or null for a guest. Requests without a token cost no query.
+ * session, or null for a guest. Requests without a token cost no query; the others look the session
+ * up through `poolOf(c)` (app.ts: sync requests through sync's own pool).
  */
-export function sessionMiddleware(sql: Sql) {
+export function sessionMiddleware(poolOf: (c: Context) => Sql) {
   return createMiddleware<AuthEnv>(async (c, next) => {
     c.set('user', null);
     c.set('session', null);
     const carried = readSessionToken(c);
     if (carried) {
-      const found = await findSession(sql, carried.token);
+      const found = await findSession(poolOf(c), carried.token);
       if (found) {
         c.set('user', found.user);
         c.set('session', { ...found.session, via: carried.via });
