@@ -28,6 +28,7 @@ import { createApp, identityDepsFromConfig } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createSql } from '../src/db/client.ts';
 import { catalogRoutes } from '../src/features/catalog/routes.ts';
+import { CATALOG_VERSION_SQL } from '../src/features/catalog/queries.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { createMetrics } from '../src/lib/metrics.ts';
 import { createPaymentsFromConfig } from '../src/payments/index.ts';
@@ -67,14 +68,9 @@ function baselineApp() {
     const plan = plans.get(url.slice(url.indexOf('/api/')));
     if (!plan) return c.notFound();
     if (plan.revalidate) {
-      // The endpoint's version (features/catalog/queries.ts): revision and minute.
-      const [row] = await sql.unsafe(
-        `SELECT greatest((SELECT max(revision) FROM flights), (SELECT revision FROM catalog_revision_floor)) AS r,
-                floor(extract(epoch FROM statement_timestamp()) / 60)::int8 AS p`,
-        [],
-        { prepare: true },
-      );
-      if (c.req.header('if-none-match') === `"c1-${row!.r}.${row!.p}"`) return c.body(null, 304);
+      // The endpoint's version statement (features/catalog/queries.ts), nothing around it.
+      const [row] = await sql.unsafe(CATALOG_VERSION_SQL, [], { prepare: true });
+      if (c.req.header('if-none-match') === `"c2-${row!.state}"`) return c.body(null, 304);
     }
     const [row] = (await sql.unsafe(plan.text, plan.values as never[], {
       prepare: true,

@@ -21,10 +21,11 @@ import { createApp } from '../../app.ts';
 import { createRandom, type Random } from '../../db/seed/random.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { createTestDatabase } from '../../test/database.ts';
+import { createSql } from '../../db/client.ts';
 import { catalogPages } from './pages.ts';
-import { averageFromSum, prefixRange, VERSION_PERIOD_SECONDS } from './queries.ts';
+import { averageFromSum, prefixRange } from './queries.ts';
 
-const { sql } = await createTestDatabase();
+const { sql, url: databaseUrl } = await createTestDatabase();
 const app = createApp({ sql, logger: createLogger('silent') });
 
 /** Flights as inserted, with the database's own `deleted` flag beside the wire fields. */
@@ -855,24 +856,14 @@ describe('GET /api/flights: deep pages, cursors, counts and caching', () => {
     await expectAllCountsExact();
   });
 
-  test('answers carry an ETag of the revision and a public Cache-Control; If-None-Match gives 304', async () => {
-    // The version also moves with the minute (queries.ts VERSION_PERIOD_SECONDS): start well
-    // inside one.
-    const [{ left }] = (await sql`
-      SELECT ${VERSION_PERIOD_SECONDS} - extract(epoch FROM now())::numeric % ${VERSION_PERIOD_SECONDS} AS left`) as [
-      { left: number },
-    ];
-    if (Number(left) < 5)
-      await new Promise((resolve) => setTimeout(resolve, Number(left) * 1000 + 100));
+  test('answers carry an ETag of the version and a public Cache-Control; If-None-Match gives 304', async () => {
     const url = '/api/flights?sort=price_desc&band=high&page=2';
     const first = await app.request(url);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('application/json');
     const etag = first.headers.get('etag')!;
-    const [{ revision }] = (await sql`SELECT max(revision) AS revision FROM flights`) as [
-      { revision: number },
-    ];
-    expect(etag).toMatch(new RegExp(`^"c1-${revision}\\.\\d+"$`));
+    // Floor, greatest settled position (txid-revision), sum of the unsettled revisions.
+    expect(etag).toMatch(/^"c2-\d+\.\d+-\d+\.\d+"$/);
     expect(first.headers.get('cache-control')).toBe('public, max-age=5, stale-while-revalidate=30');
     // The security headers of every answer are still there.
     expect(first.headers.get('x-content-type-options')).toBe('nosniff');
@@ -894,7 +885,7 @@ describe('GET /api/flights: deep pages, cursors, counts and caching', () => {
       }
       // Answered without the page's statement.
       expect(find).not.toHaveBeenCalled();
-      const stale = await app.request(url, { headers: { 'if-none-match': '"c1-1"' } });
+      const stale = await app.request(url, { headers: { 'if-none-match': '"c2-1"' } });
       expect(stale.status).toBe(200);
       expect(await stale.json()).toEqual(
         await expectedPage({ sort: 'price_desc', band: 'high', page: '2' }),
@@ -919,5 +910,39 @@ describe('GET /api/flights: deep pages, cursors, counts and caching', () => {
     expect(bad.status).toBe(400);
     expect(bad.headers.get('cache-control')).toBeNull();
     expect(bad.headers.get('etag')).toBeNull();
+  });
+
+  test('a write that commits after a later one still changes the version (no stale 304)', async () => {
+    const url = '/api/flights?sort=price_asc&page=1';
+    const [a, b] = await sql<{ id: string }[]>`
+      SELECT id FROM flights WHERE tickets > 0 AND NOT deleted ORDER BY id LIMIT 2`;
+    const early = createSql(databaseUrl, { max: 1 });
+    try {
+      // The early writer draws its revision first and stays open; a later writer commits first.
+      let commit!: () => void;
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const open = early.begin(async (tx) => {
+        await tx`UPDATE flights SET description = 'Early' WHERE id = ${a!.id}`;
+        wrote();
+        await committing;
+      });
+      await written;
+      await sql`UPDATE flights SET description = 'Later' WHERE id = ${b!.id}`;
+      const before = (await app.request(url)).headers.get('etag')!;
+      const [{ drawnFirst }] = (await sql`
+        SELECT (SELECT revision FROM flights WHERE id = ${b!.id}) = max(revision) AS "drawnFirst"
+        FROM flights`) as [{ drawnFirst: boolean }];
+      // max(revision) is the later writer's, and stays so when the early one commits.
+      expect(drawnFirst).toBe(true);
+      commit();
+      await open;
+      const after = await app.request(url, { headers: { 'if-none-match': before } });
+      expect(after.status).toBe(200);
+      expect(after.headers.get('etag')).not.toBe(before);
+    } finally {
+      await early.end({ timeout: 1 });
+    }
   });
 });

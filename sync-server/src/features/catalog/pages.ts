@@ -16,8 +16,7 @@ import {
  * Pages of GET /api/flights: which statement answers a query (queries.ts), and what this instance
  * remembers to answer it cheaply. What is remembered only picks how the rows are read: listing
  * sizes choose a plan, and a remembered position is used only when the statement reads the same
- * catalogue version it was remembered at (a version is exact up to the one-minute window of
- * queries.ts VERSION_PERIOD_SECONDS).
+ * catalogue version it was remembered at (an exact version: queries.ts `STATE`).
  *
  * Page numbers over keyset reads (docs/architecture.md §12):
  * - `?after=` / `?before=` cursors (cursor.ts) read one page of the ordering's index from a

@@ -83,7 +83,7 @@ export interface PageResult {
   total: number;
   /** The catalogue's revision the page was read at. */
   revision: number;
-  /** The catalogue's version the page was read at (its ETag): revision and period. */
+  /** The catalogue's version the page was read at (its ETag): see `STATE`. */
   version: string;
   /**
    * The search level (`none` without search); `notBoth`: the first stage of a two-place search
@@ -100,7 +100,7 @@ interface PageRow {
   level: number | null;
   total: number;
   revision: number;
-  period: number;
+  state: string;
   /** The flights' wire JSON, comma-separated, in order; null for an empty page. */
   items: string | null;
   firstKey: SortKey | null;
@@ -151,14 +151,27 @@ const REVISION = `greatest((SELECT max(revision) FROM flights),
                            (SELECT revision FROM catalog_revision_floor))`;
 
 /**
- * How long one catalogue version may last at most, in seconds. Revisions are drawn when a flight
- * is written, not when its transaction commits (010 ordered them by transaction id instead of one
- * lock), so a write that commits after a later-drawn revision leaves max(revision) unchanged: the
- * version also changes with the period (by the database's clock, the same on every instance), so
- * that a page can be validated stale for at most this long, not until the next write.
+ * The catalogue's exact version, read in the statement's own snapshot. max(revision) alone is not
+ * enough: revisions are drawn when a flight is written, not when its transaction commits (010), so
+ * a write that commits after a later-drawn one leaves max(revision) unchanged. With x the oldest
+ * transaction still running (`pg_snapshot_xmin`: every write that commits later has a txid ≥ x),
+ * the version is
+ *   - the hard-delete floor (a `DELETE` draws no row revision, 011 raises the floor instead),
+ *   - the greatest position `(txid, revision)` below x: a write committed later either lands below
+ *     a later x, above every position below the earlier one, or
+ *   - stays at or above x, where the sum of revisions grows: each insert adds one, each update
+ *     replaces a row's revision with a greater one (rows only leave that set by going below x,
+ *     which moves the greatest position below it).
+ * So two snapshots with the same version see the same flights: a page is never validated stale.
+ * Rows at or above x are the few written by running transactions; both reads are index ranges of
+ * `flights_position_idx`.
  */
-export const VERSION_PERIOD_SECONDS = 60;
-const PERIOD = `floor(extract(epoch FROM statement_timestamp()) / ${VERSION_PERIOD_SECONDS})::int8`;
+const XMIN = `pg_snapshot_xmin(pg_current_snapshot())::text::int8`;
+const STATE = `concat_ws('.',
+  (SELECT revision FROM catalog_revision_floor),
+  (SELECT v.txid || '-' || v.revision FROM flights v WHERE v.txid < ${XMIN}
+   ORDER BY v.txid DESC, v.revision DESC LIMIT 1),
+  (SELECT coalesce(sum(v.revision), 0) FROM flights v WHERE v.txid >= ${XMIN}))`;
 
 interface SortSpec {
   /** The ordering's key over `f` (flights, or a set of matches with the same column names). */
@@ -390,7 +403,7 @@ function pageStatement(
   const order = `${sort.outKey}${sort.descending ? ' DESC' : ''}, p.id`;
   return `
 WITH ${ctes}
-SELECT m.level, m.total, m.revision, m.period, a.items, a.ks[1] AS "firstKey", a.ids[1] AS "firstId",
+SELECT m.level, m.total, m.revision, m.state, a.items, a.ks[1] AS "firstKey", a.ids[1] AS "firstId",
        a.ks[cardinality(a.ks)] AS "lastKey", a.ids[cardinality(a.ids)] AS "lastId"
 FROM m, LATERAL (
   SELECT string_agg(p.j, ',' ORDER BY ${order}) AS items, array_agg(p.k ORDER BY ${order}) AS ks,
@@ -449,7 +462,7 @@ export function listingStatement(
   const filters = `${bandFilter(query.band)} ${airlineFilter(statement, query)}`;
   const meta = `m AS MATERIALIZED (
   SELECT 0 AS level, ${countOf(statement, query, {})}::int8 AS total, ${REVISION} AS revision,
-    ${PERIOD} AS period)`;
+    ${STATE} AS state)`;
   const total = '(SELECT total FROM m)';
   const offset = position ? 0 : request.offset;
   let ids: string;
@@ -568,7 +581,7 @@ export function searchStatement(
   }
   // Without a match the branches read nothing (the counts and the flights are of one snapshot).
   const ctes = `m AS MATERIALIZED (
-  SELECT l.level, l.total, ${REVISION} AS revision, ${PERIOD} AS period FROM (${meta}) l),
+  SELECT l.level, l.total, ${REVISION} AS revision, ${STATE} AS state FROM (${meta}) l),
 s AS (${matches})`;
   let ids: string;
   if (position) {
@@ -610,7 +623,7 @@ export async function runPageStatement(
       : kind === 'listing'
         ? 'none'
         : kind;
-  const { total, revision, period, items, firstKey, firstId, lastKey, lastId } = row!;
+  const { total, revision, state, items, firstKey, firstId, lastKey, lastId } = row!;
   const pageCount = Math.ceil(total / query.pageSize);
   // The field order of FlightCatalogPageSchema, as JSON.stringify would write the object.
   const body =
@@ -618,15 +631,18 @@ export async function runPageStatement(
     `"total":${total},"pageCount":${pageCount},"originNotFound":${level === 'notFound'}}`;
   const first = firstId === null || firstKey === null ? undefined : { key: firstKey, id: firstId };
   const last = lastId === null || lastKey === null ? undefined : { key: lastKey, id: lastId };
-  return { body, total, revision, version: `${revision}.${period}`, level, first, last };
+  return { body, total, revision, version: state, level, first, last };
 }
 
-/** The catalogue's version alone (for If-None-Match): two index-only O(1) lookups. */
+/** The statement of the catalogue's version alone (`revision`, `state`). */
+export const CATALOG_VERSION_SQL = `SELECT ${REVISION} AS revision, ${STATE} AS state`;
+
+/** The catalogue's version alone (for If-None-Match): a few index lookups. */
 export async function findCatalogVersion(sql: Sql): Promise<{ revision: number; version: string }> {
-  const [row] = (await sql.unsafe(`SELECT ${REVISION} AS revision, ${PERIOD} AS period`, [], {
+  const [row] = (await sql.unsafe(CATALOG_VERSION_SQL, [], {
     prepare: true,
-  })) as unknown as { revision: number; period: number }[];
-  return { revision: row!.revision, version: `${row!.revision}.${row!.period}` };
+  })) as unknown as { revision: number; state: string }[];
+  return { revision: row!.revision, version: row!.state };
 }
 
 /** Listed flights per airline and band (011's airline grouping), for choosing strategies. */

@@ -31,12 +31,12 @@ export const CATALOG_CACHE_CONTROL = 'public, max-age=5, stale-while-revalidate=
 
 /**
  * The validator of every catalogue page: the catalogue's version, read in the same statement as
- * the page: max(flights.revision) (every write to a flight draws a new revision) and the current
- * period (queries.ts VERSION_PERIOD_SECONDS), so the same URL at the same version is the same
- * answer, byte for byte. The prefix names the answer's format: change it when the JSON changes.
+ * the page, exact (queries.ts `STATE`: any committed flight write changes it), so the same URL at
+ * the same version is the same answer, byte for byte. The prefix names the answer's format and
+ * the version's: change it when either changes.
  */
 export function catalogEtag(version: string): string {
-  return `"c1-${version}"`;
+  return `"c2-${version}"`;
 }
 
 /** If-None-Match (weak comparison, RFC 9110 §13.1.2): `*` or one of the listed tags. */
