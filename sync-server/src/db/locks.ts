@@ -31,3 +31,32 @@ export async function lockFlights(
     await tx`SELECT 1 FROM flights WHERE airline_id = ${which.airlineId} ORDER BY id FOR NO KEY UPDATE`;
   }
 }
+
+/** PostgreSQL's `deadlock_detected`: it aborted this transaction to break a cycle of waits. */
+const DEADLOCK_DETECTED = '40P01';
+/** Attempts of a transaction that keeps being chosen as a deadlock's victim. */
+const DEADLOCK_ATTEMPTS = 3;
+
+/**
+ * A transaction run again when PostgreSQL aborts it to break a deadlock (after `deadlock_timeout`,
+ * 1 s by default; nothing of it was kept). Flight rows are locked in one order (`lockFlights`), but
+ * the catalogue's counter rows (migration 011) are updated in the order the flights change: two
+ * checkouts that sell out flights of two airlines in crossing orders at the same moment can each
+ * hold a counter row the other needs. That is rare (only a change of a flight's membership in a
+ * counted set writes a counter row), so one of them waits a second and runs again rather than
+ * every such write queueing on one lock. Only for transactions that do nothing outside the
+ * database.
+ */
+export async function beginRetryingDeadlocks<T>(
+  sql: Sql,
+  run: (tx: postgres.TransactionSql) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await sql.begin(run)) as T;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== DEADLOCK_DETECTED || attempt >= DEADLOCK_ATTEMPTS) throw error;
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { calculateTotals, messages, type Totals } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
-import { lockFlights, lockPartition } from '../../db/locks.ts';
+import { beginRetryingDeadlocks, lockFlights, lockPartition } from '../../db/locks.ts';
 import { selectOrdersWithLines, toOrderView, type OrderView } from '../orders/queries.ts';
 
 /**
@@ -216,7 +216,7 @@ export async function writeOrder(
   const amounts = lines.map((l) => l.amount);
   const prices = lines.map((l) => l.unitPriceCents);
   const orderId = randomUUID();
-  return sql.begin(async (tx) => {
+  return beginRetryingDeadlocks(sql, async (tx) => {
     await lockPartition(tx, payment.user_id);
     await lockFlights(tx, { ids });
     const taken = await tx<TakenFlight[]>`
@@ -303,7 +303,7 @@ export async function cancelOrder(
   code: string,
   message: string,
 ): Promise<PaymentRow> {
-  return sql.begin(async (tx) => {
+  return beginRetryingDeadlocks(sql, async (tx) => {
     const orderId = payment.order_id;
     await lockPartition(tx, payment.user_id);
     const lines = await tx<{ flight_id: string }[]>`

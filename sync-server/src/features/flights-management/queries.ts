@@ -1,7 +1,7 @@
 import { messages, type Flight, type FlightFieldsFromForm } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
-import { lockFlights } from '../../db/locks.ts';
+import { beginRetryingDeadlocks, lockFlights } from '../../db/locks.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 
 type Tx = postgres.TransactionSql;
@@ -142,7 +142,7 @@ export async function deleteFlights(
   airlineId: string,
   ids: readonly string[],
 ): Promise<string[]> {
-  return sql.begin(async (tx) => {
+  return beginRetryingDeadlocks(sql, async (tx) => {
     await lockFlights(tx, { ids });
     await assertOwnFlights(tx, airlineId, ids);
     const rows = await tx<{ id: string }[]>`
@@ -164,7 +164,7 @@ export async function takeOwnStock(
 ): Promise<{ id: string; tickets: number }[]> {
   const ids = changes.map((c) => c.id);
   const amounts = changes.map((c) => c.amount);
-  return sql.begin(async (tx) => {
+  return beginRetryingDeadlocks(sql, async (tx) => {
     await lockFlights(tx, { ids });
     await assertOwnFlights(tx, airlineId, ids);
     const rows = await tx<{ id: string; tickets: number }[]>`
