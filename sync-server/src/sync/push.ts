@@ -105,24 +105,38 @@ export async function pushChanges(
 
       const conflicts: Replicated<WritableCollection>[] = [];
       const written: PushRow<WritableCollection>[] = [];
+      const writes: Promise<void>[] = [];
       for (const row of rows) {
         const master = current.get(row.newDocumentState.id);
         if (isConflict(writable, row.assumedMasterState ?? null, master ?? null) && master) {
           conflicts.push(master);
           continue;
         }
-        await WRITERS[writable](tx, partition, row.newDocumentState as never, master as never);
+        const write = WRITERS[writable](
+          tx,
+          partition,
+          row.newDocumentState as never,
+          master as never,
+        );
+        // One-statement writers go out together with the read below (one round trip); a review
+        // draft's writer reads before it writes, so its rows go one after the other.
+        if (PIPELINED_WRITERS.has(writable)) writes.push(write);
+        else await write;
         written.push(row);
       }
       if (written.length === 0) return conflicts;
 
       // What the server kept of each written row; any difference from what was sent goes back.
-      const after = await selectDocuments(
-        tx,
-        writable,
-        partition,
-        written.map((row) => row.newDocumentState.id),
-      );
+      // (Statements of a transaction run in the order they are sent: this read sees the writes.)
+      const [after] = await Promise.all([
+        selectDocuments(
+          tx,
+          writable,
+          partition,
+          written.map((row) => row.newDocumentState.id),
+        ),
+        ...writes,
+      ]);
       for (const row of written) {
         const stored = after.get(row.newDocumentState.id);
         if (stored && canonical(stored) !== canonical(row.newDocumentState)) conflicts.push(stored);
@@ -277,6 +291,13 @@ type Writer<C extends WritableCollection> = (
   doc: Replicated<C>,
   master: Replicated<C> | undefined,
 ) => Promise<void>;
+
+/** Collections whose writer is one statement that reads nothing first (see `pushChanges`). */
+const PIPELINED_WRITERS: ReadonlySet<WritableCollection> = new Set([
+  'favourites',
+  'cart',
+  'preferences',
+]);
 
 /** How each collection stores a pushed document. Only the customer's own fields are taken. */
 const WRITERS: { [C in WritableCollection]: Writer<C> } = {
