@@ -16,6 +16,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
 import { lockPartition } from '../db/locks.ts';
+import { inPipelinedTransaction } from '../db/pipelined-transaction.ts';
 import { FLIGHT_NOT_FOUND } from '../features/cart/queries.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
 import { selectDocuments, type Queryable } from './documents.ts';
@@ -91,12 +92,12 @@ export async function pushChanges(
 
   const ids = rows.map((row) => row.newDocumentState.id);
   return pushSlotsOf(sql)(() =>
-    sql.begin(async (tx) => {
+    inPipelinedTransaction(sql, async (tx, commit) => {
       // The lock is taken first, before any read: every writer that decides from this customer's
       // documents takes it, so between our read of the current documents and our writes nobody
       // else changes them. Conflict detection and the write are one atomic step; other customers
-      // never wait. The three statements go out together (postgres.js pipelines the queries of a
-      // transaction) and run in order: one round trip instead of three.
+      // never wait. The three statements go out together with BEGIN (postgres.js pipelines the
+      // queries of a reserved connection) and run in order: one round trip instead of four.
       const [, , current] = await Promise.all([
         lockPartition(tx, partition),
         checkReferences(tx, writable, partition, rows),
@@ -127,7 +128,8 @@ export async function pushChanges(
       if (written.length === 0) return conflicts;
 
       // What the server kept of each written row; any difference from what was sent goes back.
-      // (Statements of a transaction run in the order they are sent: this read sees the writes.)
+      // Statements of a transaction run in the order they are sent: this read sees the writes,
+      // and COMMIT goes out with them (one round trip).
       const [after] = await Promise.all([
         selectDocuments(
           tx,
@@ -136,6 +138,7 @@ export async function pushChanges(
           written.map((row) => row.newDocumentState.id),
         ),
         ...writes,
+        commit(),
       ]);
       for (const row of written) {
         const stored = after.get(row.newDocumentState.id);
@@ -286,7 +289,7 @@ function canonical(value: unknown): string {
 }
 
 type Writer<C extends WritableCollection> = (
-  tx: postgres.TransactionSql,
+  tx: postgres.TransactionSql | postgres.ReservedSql,
   userId: string,
   doc: Replicated<C>,
   master: Replicated<C> | undefined,

@@ -28,7 +28,7 @@ export type DraftOutcome =
  * (`insertReview` of features/reviews), whose refusals become the draft's reason.
  */
 export async function reviewFromDraft(
-  tx: postgres.TransactionSql,
+  tx: postgres.TransactionSql | postgres.ReservedSql,
   userId: string,
   draft: ReviewDraftDoc,
 ): Promise<DraftOutcome> {

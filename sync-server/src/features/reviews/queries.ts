@@ -73,7 +73,7 @@ export interface NewReview {
  * or Conflict (`already_reviewed`).
  */
 export async function insertReview(
-  tx: postgres.TransactionSql,
+  tx: postgres.TransactionSql | postgres.ReservedSql,
   userId: string,
   input: NewReview,
 ): Promise<Review> {
