@@ -14,7 +14,9 @@ export function findChromium() {
   try {
     const require = createRequire(import.meta.url);
     candidates.push(require('playwright-core').chromium.executablePath());
-  } catch {}
+  } catch {
+    // No Playwright browser installed: the other candidates remain.
+  }
   return candidates.find((candidate) => candidate && existsSync(candidate));
 }
 

@@ -30,7 +30,6 @@ import {
   lockBenchRun,
   openBenchServer,
   vacuumAnalyze,
-  type BenchServer,
 } from './lib/database.ts';
 import { configDefault, productSettings } from './lib/product.ts';
 import {
@@ -234,7 +233,7 @@ async function loadSuiteModule(
       (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
       String(error).includes(file.slice(2))
     )
-      throw new Error(`sync-server/bench/${file.slice(2)} does not exist yet`);
+      throw new Error(`sync-server/bench/${file.slice(2)} does not exist yet`, { cause: error });
     throw error;
   }
   const missing = required.filter((name) => typeof module[name] !== 'function');

@@ -61,7 +61,9 @@ function stop() {
     try {
       if (serverUrl) psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
-    } catch {}
+    } catch {
+      // Best effort: the process exits either way.
+    }
     process.exit(0);
   }, 1500);
 }

@@ -4,7 +4,7 @@ import { Layout } from '../ui/layout.tsx';
 import type { SyncStatus as BadgeStatus } from '../ui/status-badges.tsx';
 import type { SyncPhase } from '../sync/status.ts';
 import { Loader } from '../ui/loader.tsx';
-import { setApiNavigator } from './api-client.ts';
+import { setApiNavigator } from '../api/api-client.ts';
 import { useCart } from '../features/cart/data/cart.ts';
 import { useSyncStatus } from '../data/provider.tsx';
 import { ThemePreferenceSync } from '../features/preferences/components/theme-preference-sync.tsx';

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
 import { UserSchema, type User } from '@skyport/shared';
 import { deferredLogout } from '../features/identity/logout/app-deferred-logout.ts';
-import { ApiError, apiRequest } from './api-client.ts';
+import { ApiError, apiRequest } from '../api/api-client.ts';
 
 /**
  * Who is signed in, as an external store (no React state to keep in step). The server's

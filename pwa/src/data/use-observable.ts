@@ -17,7 +17,8 @@ export function useObservable<T, I = undefined>(
   deps: readonly unknown[],
   initial?: I,
 ): T | I {
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- `deps` are the caller's
+  // `deps` are the caller's: neither a literal array nor checkable here.
+  // eslint-disable-next-line react-hooks/exhaustive-deps, react-hooks/use-memo
   const observable = useMemo(create, deps);
   const [latest, setLatest] = useState<{ from: Observable<T>; value: T } | null>(null);
   useEffect(() => {

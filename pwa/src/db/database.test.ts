@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, expect, test } from 'vitest';
-import { SYNC_COLLECTIONS, type FlightDoc } from '@skyport/shared';
+import { SYNC_COLLECTIONS } from '@skyport/shared';
 import {
   clearPersonalCollections,
   createLocalDatabase,

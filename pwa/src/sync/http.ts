@@ -75,7 +75,7 @@ export async function syncRequest(
     if (init.signal?.aborted) throw cause;
     throw new SyncHttpError(0, 'The server cannot be reached');
   }
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = await response.json();
   } catch {

@@ -16,6 +16,7 @@ import { messages } from '../messages.ts';
 
 /** NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
 const UNSTORABLE_CHARACTER =
+  // eslint-disable-next-line no-control-regex -- NUL is the point: PostgreSQL cannot store it
   /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Index of the first character PostgreSQL cannot store (NUL, an unpaired surrogate), or -1. */

@@ -143,6 +143,7 @@ async function dropMarked(admin: Sql, name: string): Promise<void> {
       `bench database ${name} is still in use (${users
         .map((u) => `pid ${u.pid} ${u.application_name || '?'}`)
         .join(', ')}): a server of an earlier run may still be running`,
+      { cause: error },
     );
   }
 }

@@ -121,6 +121,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     child.kill('SIGKILL');
     throw new Error(
       `instance ${options.name} (port ${options.port}) did not become ready: ${(error as Error).message}\n${output}`,
+      { cause: error },
     );
   }
   return instance;

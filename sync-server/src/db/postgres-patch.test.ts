@@ -15,7 +15,9 @@ const { url } = await createTestDatabase();
 
 test('sql.begin reserves its connection even when BEGIN fills the pipeline', async () => {
   // `max_pipeline` is a documented option that postgres.js's types leave out.
-  const options = { max: 2, max_pipeline: 0, onnotice: () => {} } as postgres.Options<{}>;
+  const options = { max: 2, max_pipeline: 0, onnotice: () => {} } as postgres.Options<
+    Record<string, never>
+  >;
   const sql = postgres(url, options);
   try {
     const results = await Promise.all(

@@ -27,7 +27,7 @@ import { alertDialog, confirmDialog } from '../../ui/dialogs.tsx';
 import { Loader } from '../../ui/loader.tsx';
 import { useOnline } from '../../ui/online.ts';
 import { showToast } from '../../ui/toast.tsx';
-import { ApiError, errorMessage, reportApiError } from '../api-client.ts';
+import { ApiError, errorMessage, reportApiError } from '../../api/api-client.ts';
 import { onSessionUserChange, useSession } from '../session.ts';
 
 /**

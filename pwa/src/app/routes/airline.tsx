@@ -34,7 +34,7 @@ import { alertDialog, confirmDialog } from '../../ui/dialogs.tsx';
 import { Loader } from '../../ui/loader.tsx';
 import { useOnline } from '../../ui/online.ts';
 import { showToast } from '../../ui/toast.tsx';
-import { ApiError, errorMessage, reportApiError } from '../api-client.ts';
+import { ApiError, errorMessage, reportApiError } from '../../api/api-client.ts';
 import { useSession } from '../session.ts';
 
 /**

@@ -28,7 +28,7 @@ import { Loader } from '../../ui/loader.tsx';
 import { showToast } from '../../ui/toast.tsx';
 import { uiLabels } from '../../ui/labels.ts';
 import { useLocalDataLoader } from '../../data/provider.tsx';
-import { ApiError, errorMessage, reportApiError } from '../api-client.ts';
+import { ApiError, errorMessage, reportApiError } from '../../api/api-client.ts';
 import { refreshSession, setSessionUser, useSession } from '../session.ts';
 import { GoogleSignIn, firebaseConfigured } from './google-sign-in.tsx';
 

@@ -15,7 +15,7 @@ import { alertDialog } from '../../ui/dialogs.tsx';
 import { Loader } from '../../ui/loader.tsx';
 import { showToast } from '../../ui/toast.tsx';
 import { uiLabels } from '../../ui/labels.ts';
-import { ApiError, reportApiError } from '../api-client.ts';
+import { ApiError, reportApiError } from '../../api/api-client.ts';
 import { useAirlines } from '../../features/catalog/data/catalogue.ts';
 import { useOrders } from '../../features/orders/data/orders.ts';
 import {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, expect, test, vi } from 'vitest';
-import { ApiError } from '../../app/api-client.ts';
+import { ApiError } from '../../api/api-client.ts';
 import { getSession, loadSession, setSessionUser } from '../../app/session.ts';
 import { isPopupDismissed, readFirebaseWebConfig, signInWithGoogle } from './firebase-sign-in.ts';
 

@@ -6,10 +6,7 @@ import { createActors, insertUser, type Actor, type ActorName } from '../../test
 import { createSession } from '../identity/sessions.ts';
 import { createPayments } from '../../payments/index.ts';
 import { crashTimes, delay, withFaults, type FaultHooks } from '../../payments/faults.ts';
-import {
-  createTestPaymentProvider,
-  type TestPaymentProvider,
-} from '../../payments/test-provider.ts';
+import { createTestPaymentProvider } from '../../payments/test-provider.ts';
 import { createCheckout } from './checkout.ts';
 import { createLogger } from '../../lib/logger.ts';
 import {
@@ -481,16 +478,15 @@ describe('faults between authorise and capture, and the reconciler', () => {
   });
 
   test('a capture the provider refuses cancels the order, returns the stock and the cart', async () => {
-    let target: TestPaymentProvider | undefined;
     const shop = await setup({
       before: {
         // The hold vanished at the provider (expired) before the capture.
         capture: async () => {
-          for (const p of target!.payments.values()) await target!.release(p.id, 'x');
+          for (const p of target.payments.values()) await target.release(p.id, 'x');
         },
       },
     });
-    target = shop.provider;
+    const target = shop.provider;
     const res = await shop.send(randomUUID());
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({ details: { reason: 'capture_failed' } });

@@ -14,12 +14,7 @@ import {
   formatMailForConsole,
   type Mailer,
 } from './mailer.ts';
-import {
-  escapeHtml,
-  passwordResetEmail,
-  purchaseReceiptEmail,
-  verificationEmail,
-} from './templates.ts';
+import { verificationEmail } from './templates.ts';
 
 const { sql } = await createTestDatabase();
 

@@ -276,7 +276,7 @@ export async function startPayPalPeer(
         typeof requestId === 'string' ? `${req.method} ${url.pathname} ${requestId}` : undefined;
       const earlier = replayKey ? replies.get(replayKey) : undefined;
       if (earlier) return reply(earlier.status, earlier.body);
-      let body: Record<string, any> = {};
+      let body: Record<string, any>;
       try {
         body = raw ? (JSON.parse(raw) as Record<string, any>) : {};
       } catch {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserSchema, type AirlineStatus, type User } from '@skyport/shared';
-import { apiRequest } from '../../../app/api-client.ts';
+import { apiRequest } from '../../../api/api-client.ts';
 
 /**
  * The super administrator's calls (spec §7), all online-only and all checked by the server:

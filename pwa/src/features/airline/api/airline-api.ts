@@ -6,7 +6,7 @@ import {
   type FlightForm,
   type RegisterAirlineInput,
 } from '@skyport/shared';
-import { apiRequest } from '../../../app/api-client.ts';
+import { apiRequest } from '../../../api/api-client.ts';
 
 /**
  * The airline's online-only calls (docs/architecture.md §1): registration, and the §7 catalogue routes

@@ -52,13 +52,14 @@ export function CountrySelect({ label, name, value, onChange, error }: CountrySe
   const listRef = useRef<HTMLUListElement>(null);
   const matches = useMemo(() => searchCountries(query ?? ''), [query]);
   const optionId = (index: number) => `${id}-option-${index}`;
+  const activeOptionId = optionId(active);
 
   useEffect(() => {
     if (!open) return;
     listRef.current
-      ?.querySelector(`[id="${CSS.escape(optionId(active))}"]`)
+      ?.querySelector(`[id="${CSS.escape(activeOptionId)}"]`)
       ?.scrollIntoView({ block: 'nearest' });
-  }, [active, open]);
+  }, [activeOptionId, open]);
 
   const choose = (country: Country) => {
     onChange(country.name);
@@ -149,7 +150,7 @@ export function CountrySelect({ label, name, value, onChange, error }: CountrySe
               aria-expanded={open}
               aria-controls={listId}
               aria-autocomplete="list"
-              aria-activedescendant={activeCountry ? optionId(active) : undefined}
+              aria-activedescendant={activeCountry ? activeOptionId : undefined}
               onChange={(event) => {
                 setQuery(event.target.value);
                 onChange(event.target.value);

@@ -1,8 +1,9 @@
 import { isFlightAvailable, specLabels, type CartLine, type Totals } from '@skyport/shared';
+import { AirlineLogo } from '../../../ui/airline-logo.tsx';
 import { formatPrice } from '../../../ui/format.ts';
 import { TrashIcon } from '../../../ui/icons.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
-import { AirlineLogo } from '../../catalog/components/airline-logo.tsx';
+import { OrderSummary } from '../../../ui/order-summary.tsx';
 
 export interface CartScreenProps {
   lines: readonly CartLine[];
@@ -145,33 +146,5 @@ export function CartScreen({
         </button>
       </OrderSummary>
     </div>
-  );
-}
-
-/** Subtotal, fee (0.1 %, 2 decimals) and total, from the shared pricing rules. */
-export function OrderSummary({ totals, children }: { totals: Totals; children?: React.ReactNode }) {
-  return (
-    <aside aria-labelledby="summary-title" className="card card-border h-fit bg-base-200">
-      <div className="card-body gap-3">
-        <h2 id="summary-title" className="card-title">
-          {uiLabels.orderSummary}
-        </h2>
-        <dl className="flex flex-col gap-1" data-testid="order-summary">
-          <div className="flex justify-between">
-            <dt>{specLabels.subtotal}</dt>
-            <dd data-testid="subtotal">{formatPrice(totals.subtotalCents)}</dd>
-          </div>
-          <div className="flex justify-between">
-            <dt>{specLabels.fee}</dt>
-            <dd data-testid="fee">{formatPrice(totals.feeCents)}</dd>
-          </div>
-          <div className="flex justify-between border-t border-base-300 pt-2 text-lg font-bold">
-            <dt>{specLabels.total}</dt>
-            <dd data-testid="total">{formatPrice(totals.totalCents)}</dd>
-          </div>
-        </dl>
-        {children}
-      </div>
-    </aside>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import {
   CATALOG_SORTS,
   specLabels,
@@ -134,10 +134,13 @@ function AirlineFilter({
   // The airlines arrive with the local catalogue (on a first visit, a few seconds after the
   // page): a name typed before they did is matched when they come.
   const typed = useRef(false);
-  useEffect(() => {
+  const matchTyped = useEffectEvent(() => {
     if (!typed.current) return;
     const match = matchOf(text);
     if (match) onAirlineChange(match.id);
+  });
+  useEffect(() => {
+    matchTyped();
     // Only a change of the airlines list matters here: typing is handled by `choose`.
   }, [airlines]);
   return (

@@ -1,10 +1,10 @@
 import { Link } from 'react-router-dom';
 import { LOW_STOCK_THRESHOLD, lowStockWarning, specLabels, type Flight } from '@skyport/shared';
+import { AirlineLogo } from '../../../ui/airline-logo.tsx';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { formatDate, formatPrice } from '../../../ui/format.ts';
 import { HeartIcon, CartIcon } from '../../../ui/icons.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
-import { AirlineLogo } from './airline-logo.tsx';
 
 export interface FlightCardProps {
   flight: Flight;

@@ -1,11 +1,11 @@
 import { Link } from 'react-router-dom';
 import { specLabels, type FlightDetail, type Review } from '@skyport/shared';
+import { AirlineLogo } from '../../../ui/airline-logo.tsx';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { formatDate, formatPrice, formatTimestamp } from '../../../ui/format.ts';
 import { CartIcon, HeartIcon } from '../../../ui/icons.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
 import { RatingStars } from '../../../ui/rating.tsx';
-import { AirlineLogo } from './airline-logo.tsx';
 
 export interface FlightDetailScreenProps {
   flight: FlightDetail;

@@ -29,7 +29,7 @@ import {
 } from '@skyport/shared';
 import type { SkyportDatabase } from '../../../db/database.ts';
 import { useLocalData, useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
-import { ApiError, apiRequest } from '../../../app/api-client.ts';
+import { ApiError, apiRequest } from '../../../api/api-client.ts';
 import { catalogueSyncedBefore, rememberCatalogueSynced } from './catalogue-synced.ts';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
@@ -405,8 +405,12 @@ export function useCatalogPage(query: CatalogQuery): HomePage | undefined {
   const page = useObservable(() => homePage$(data, query, openLocalData), [data, key]);
   // When the local data layer opens (a first visit), the page on screen stays until the new
   // source answers for the same query: the loader in between would redraw the whole grid twice.
+  // A ref read and written in render, not state: state would render the page twice for each new
+  // page, and a page kept from a render React threw away is still a page of this query.
   const shown = useRef<{ key: string; page: HomePage } | undefined>(undefined);
+  // eslint-disable-next-line react-hooks/refs
   if (page !== undefined) shown.current = { key, page };
+  // eslint-disable-next-line react-hooks/refs
   return page ?? (shown.current?.key === key ? shown.current.page : undefined);
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OrderSchema, type CartLine } from '@skyport/shared';
-import { apiRequest } from '../../../app/api-client.ts';
+import { apiRequest } from '../../../api/api-client.ts';
 
 /**
  * Online-only checkout (`/api/checkout`, docs/api/checkout.md): the server charges its own total

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ApiError } from '../../../app/api-client.ts';
+import { ApiError } from '../../../api/api-client.ts';
 import {
   cartFingerprint,
   classifyFailure,

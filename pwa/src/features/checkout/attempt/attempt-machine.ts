@@ -1,4 +1,4 @@
-import { ApiError } from '../../../app/api-client.ts';
+import { ApiError } from '../../../api/api-client.ts';
 import type { CheckoutAnswer } from '../api/checkout-api.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ApiError } from '../../../app/api-client.ts';
+import { ApiError } from '../../../api/api-client.ts';
 import type { CheckoutAnswer } from '../api/checkout-api.ts';
 import type { Attempt, CheckoutState } from './attempt-machine.ts';
 import { attemptStorageKey, createAttemptStore } from './attempt-store.ts';

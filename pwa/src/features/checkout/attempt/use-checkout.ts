@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import * as checkoutApi from '../api/checkout-api.ts';
 import { loadCheckoutConfig } from '../data/checkout-config.ts';
 import { initialState, type CheckoutState } from './attempt-machine.ts';
@@ -27,6 +27,8 @@ export function useCheckout(
   open: (driver: CheckoutDriver) => void,
 ): { driver: CheckoutDriver | null; state: CheckoutState } {
   const [driver, setDriver] = useState<CheckoutDriver | null>(null);
+  // `open` runs once per driver: it reads what the page was opened with.
+  const openDriver = useEffectEvent(open);
   useEffect(() => {
     const created = createCheckoutDriver({
       requests: {
@@ -43,11 +45,12 @@ export function useCheckout(
       store: createAttemptStore(userId),
       authenticate,
     });
+    // The driver waits, retries and listens to the network until disposed: it is made and disposed
+    // of by this effect (twice in development's strict mode), so the page learns of it from here.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setDriver(created);
-    open(created);
+    openDriver(created);
     return () => created.dispose();
-    // `open` runs once per driver: it reads what the page was opened with.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [userId]);
   const source = driver ?? noDriver;
   const state = useSyncExternalStore(source.subscribe, source.getState, source.getState);

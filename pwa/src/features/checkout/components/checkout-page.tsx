@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { specLabels, type CartLine, type Totals } from '@skyport/shared';
-import { ApiError, errorMessage, reportApiError } from '../../../app/api-client.ts';
+import { ApiError, errorMessage, reportApiError } from '../../../api/api-client.ts';
 import { formatPrice } from '../../../ui/format.ts';
 import { uiLabels } from '../../../ui/labels.ts';
 import { showToast } from '../../../ui/toast.tsx';
@@ -31,10 +31,12 @@ function useWalletReturn(): { paymentId: string; approved: boolean } | null {
     const result = params.get('wallet');
     return paymentId && result ? { paymentId, approved: result === 'approved' } : null;
   });
-  useEffect(() => {
+  const clearParams = useEffectEvent(() => {
     if (walletReturn) setParams({}, { replace: true });
+  });
+  useEffect(() => {
+    clearParams();
     // Once: the parameters are read into state above.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return walletReturn;
 }

@@ -3,8 +3,8 @@ import { CardFormSchema, messages, type CardForm, type Totals } from '@skyport/s
 import { formatPrice } from '../../../ui/format.ts';
 import { uiLabels } from '../../../ui/labels.ts';
 import { FormField } from '../../../ui/form-field.tsx';
+import { OrderSummary } from '../../../ui/order-summary.tsx';
 import { useSchemaForm } from '../../../ui/use-schema-form.ts';
-import { OrderSummary } from '../../cart/components/cart-screen.tsx';
 import type { CardFieldState } from './test-card-field.tsx';
 
 export interface PaymentScreenProps {

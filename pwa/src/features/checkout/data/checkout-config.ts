@@ -28,10 +28,18 @@ export function useCheckoutConfig(): CheckoutConfigState {
   const [round, setRound] = useState(0);
   useEffect(() => {
     let live = true;
-    setState({ status: 'loading' });
     loadCheckoutConfig().then(
       (config) => live && setState({ status: 'ready', config }),
-      () => live && setState({ status: 'failed', retry: () => setRound((n) => n + 1) }),
+      () =>
+        live &&
+        setState({
+          status: 'failed',
+          // The loader shows from the click itself: the next round's effect only reads.
+          retry: () => {
+            setState({ status: 'loading' });
+            setRound((n) => n + 1);
+          },
+        }),
     );
     return () => {
       live = false;

@@ -10,7 +10,7 @@ import {
   type RegisterCustomerInput,
   type User,
 } from '@skyport/shared';
-import { apiRequest } from '../../../app/api-client.ts';
+import { apiRequest } from '../../../api/api-client.ts';
 import { deferredLogout } from '../logout/app-deferred-logout.ts';
 
 /** Online-only identity calls (`/api/auth/*`); the session cookie is HttpOnly and set by the server. */

@@ -1,4 +1,4 @@
-import { ApiError, apiRequest } from '../../../app/api-client.ts';
+import { ApiError, apiRequest } from '../../../api/api-client.ts';
 import { createDeferredLogout, localStoragePendingLogout } from './deferred-logout.ts';
 
 /** How long `POST /api/auth/logout` may take before it is left for later. */

@@ -1,5 +1,5 @@
 import type { CreateReviewBody } from '@skyport/shared';
-import { apiRequest } from '../../../app/api-client.ts';
+import { apiRequest } from '../../../api/api-client.ts';
 
 /** `POST /api/comments`: publishes a review of a flight bought in one order (online). */
 export function postReview(body: CreateReviewBody): Promise<void> {
