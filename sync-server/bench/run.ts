@@ -41,6 +41,8 @@ import {
   type Measurement,
 } from './lib/report.ts';
 import { round } from './lib/stats.ts';
+import type { ClientSyncReport } from './client-sync.ts';
+import type { StreamsReport } from './streams.ts';
 
 const RESULTS_DIR = path.resolve(import.meta.dirname, '../../bench-results');
 const SUITES = [
@@ -361,7 +363,7 @@ const SUITE_RUNNERS: Record<Suite, SuiteRunner> = {
       publicDir: build.pwaDir(),
     });
     (module.printStreamsBench as (r: unknown) => void)(report);
-    return { report, measurements: reportedMeasurements(report, 'streams') };
+    return { report, measurements: streamsMeasurements(report as StreamsReport) };
   },
 
   async 'client-sync'(build) {
@@ -381,9 +383,59 @@ const SUITE_RUNNERS: Record<Suite, SuiteRunner> = {
       publicDir: build.pwaDir(),
     });
     (module.printClientSyncBench as (r: unknown) => void)(report);
-    return { report, measurements: reportedMeasurements(report, 'client-sync') };
+    return { report, measurements: clientSyncMeasurements(report as ClientSyncReport) };
   },
 };
+
+/** The largest streams run against issue 15's targets, for the summary table. */
+function streamsMeasurements(report: StreamsReport): Measurement[] {
+  const largest = report.runs.at(-1);
+  if (!largest) return [];
+  const t = report.targets;
+  const at = `${largest.streams} streams`;
+  return [
+    {
+      suite: 'streams',
+      name: `${at}: share with the change within ${t.deliveryMs} ms`,
+      value: round(largest.delivery.within250Ms * 100, 1),
+      unit: '%',
+      limit: limit(largest.delivery.within250Ms * 100, '>=', t.deliveredShare * 100),
+    },
+    { suite: 'streams', name: `${at}: delivery p95`, value: largest.delivery.p95Ms, unit: 'ms' },
+    {
+      suite: 'streams',
+      name: `${at}: server memory per stream (RSS)`,
+      value: round(largest.memory.rssKbPerStream, 1),
+      unit: 'KiB',
+      limit: limit(largest.memory.rssKbPerStream, '<=', t.kbPerStream),
+    },
+  ];
+}
+
+/** Each client-sync case (size, CPU rate) against its floor and the long-task limit. */
+function clientSyncMeasurements(report: ClientSyncReport): Measurement[] {
+  return report.cases.flatMap((c) => {
+    const name = `${c.flights} flights at ${c.cpuRate}× CPU`;
+    return [
+      {
+        suite: 'client-sync',
+        name: `${name}: initial sync`,
+        value: c.syncMs,
+        unit: 'ms',
+        baseline: { name: 'floor: same requests, bare puts', value: c.floorMs },
+        ratio: round(c.ratio, 2),
+        limit: limit(c.ratio, '<=', report.targets.ratio),
+      },
+      {
+        suite: 'client-sync',
+        name: `${name}: longest main-thread task`,
+        value: c.longestTaskMs,
+        unit: 'ms',
+        limit: limit(c.longestTaskMs, '<=', report.targets.longTaskMs),
+      },
+    ];
+  });
+}
 
 /** The catalog report as bench/catalog.ts returns it today (mixes with full/minimal/direct). */
 interface CatalogMixLike {
