@@ -32,6 +32,7 @@ import {
 } from '../db/local-state.ts';
 import type { SyncTransport } from './http.ts';
 import {
+  backoffMs,
   DEFAULT_RETRY,
   startCollectionReplication,
   type CollectionReplication,
@@ -212,7 +213,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
             offline: (error as { offline?: boolean }).offline ?? false,
             updateRequired: (error as { updateRequired?: boolean }).updateRequired ?? false,
           });
-          const wait = Math.min(retry.maxMs, retry.baseMs * 2 ** Math.min(streamFailures - 1, 20));
+          const wait = backoffMs(retry, streamFailures);
           const retryTimer = timer(wait).subscribe(() => connectStream());
           reconnectNow = () => {
             retryTimer.unsubscribe();

@@ -40,6 +40,14 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { baseMs: 1000, maxMs: 60_000 };
 
+/**
+ * The wait before the next attempt after `failures` failures in a row (1, 2, …): the base,
+ * doubling, at most `maxMs`. The one backoff of the sync engine: pulls, pushes and the stream.
+ */
+export function backoffMs(retry: RetryPolicy, failures: number): number {
+  return Math.min(retry.maxMs, retry.baseMs * 2 ** Math.min(Math.max(failures, 1) - 1, 20));
+}
+
 type Doc = WithDeletedFlag<SyncDoc<SyncCollectionName>>;
 type Row = RxReplicationWriteToMasterRow<SyncDoc<SyncCollectionName>>;
 
@@ -94,7 +102,7 @@ export function startCollectionReplication(
   };
   const failed = (error: unknown) => {
     failures += 1;
-    state.retryTime = Math.min(retry.maxMs, retry.baseMs * 2 ** Math.min(failures - 1, 20));
+    state.retryTime = backoffMs(retry, failures);
     const known = error instanceof SyncHttpError ? error : undefined;
     status.reportError(collection, {
       message: error instanceof Error ? error.message : String(error),
