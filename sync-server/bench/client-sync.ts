@@ -1,8 +1,9 @@
 // The client's initial sync of the catalogue, measured on the shipped app (issue 15: a client
 // that stays responsive at any catalogue size):
 //   - N synthetic flights (src/db/seed/synthetic.ts) in the given database;
-//   - the PWA's production build (`vite build` into a temporary folder of its own, never
-//     pwa/dist), served by the real server (src/main.ts) on that database;
+//   - the PWA's production build served by the production server bundle started as production
+//     (the bench runner's build, lib/product.ts); standalone, a `vite build` into a temporary
+//     folder of its own (never pwa/dist) served by the server from source (src/main.ts);
 //   - Debian's chromium, a fresh browser context (empty IndexedDB, empty HTTP cache) per run,
 //     as a guest: the home page loads, then one wheel scroll (the engagement that makes a first
 //     visit download the catalogue, pwa/src/app/app.tsx);
@@ -29,7 +30,6 @@
 // else 127.0.0.1:5432; --pwa-root builds another copy of the PWA, e.g. an earlier commit's).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,20 +39,13 @@ import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 import { createSql } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { generateSyntheticCatalog } from '../src/db/seed/synthetic.ts';
+import { freePort } from '../src/test/free-port.ts';
+import type { BenchBuild } from './lib/build.ts';
+import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from './lib/chromium.ts';
+import { startProduct } from './lib/product.ts';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
 const PWA_ROOT = path.resolve(SERVER_ROOT, '../pwa');
-const DEFAULT_CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** The catalogue's pull batch (pwa/src/sync/pull-request.ts PULL_BATCH.flights). */
 const PULL_BATCH = 2000;
 
@@ -74,6 +67,12 @@ export interface ClientSyncOptions {
    * archive` of an earlier commit, beside the workspace's node_modules) measures "before".
    */
   pwaRoot?: string;
+  /**
+   * The bench runner's build (run.ts): the production server bundle started as production
+   * (lib/product.ts) serving `publicDir`, that build's PWA. Without it (standalone), the PWA is
+   * built here and the server runs from source.
+   */
+  product?: { build: BenchBuild; publicDir: string; logDir: string };
 }
 
 interface TaskSummary {
@@ -183,22 +182,24 @@ function buildPwa(pwaRoot: string, outDir: string, log: (m: string) => void) {
   if (result.status !== 0) throw new Error(`vite build failed (${result.status})`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
+/** The shipped server (the runner's production bundle) on the database, serving its PWA build. */
+async function startShipped(
+  product: NonNullable<ClientSyncOptions['product']>,
+  databaseUrl: string,
+  flights: number,
+) {
+  const server = await startProduct({
+    build: product.build,
+    databaseUrl,
+    publicDir: product.publicDir,
+    logFile: path.join(product.logDir, `client-sync-${flights}.log`),
+    name: `client-sync-${flights}`,
   });
+  // localhost: a secure context, where the PWA's service worker and storage behave as shipped.
+  return { baseUrl: server.localhostUrl, stop: () => server.stop() };
 }
 
-/** The product server (src/main.ts) on the database, serving the build. */
+/** The server from source (src/main.ts) on the database, serving the build (standalone runs). */
 async function startServer(databaseUrl: string, publicDir: string) {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -470,19 +471,24 @@ export async function runClientSyncBench(options: ClientSyncOptions): Promise<Cl
   const { log } = options;
   const runs = options.runs ?? 3;
   const cpuRates = options.cpuRates ?? [1, 4];
-  const chromiumPath = options.chromiumPath ?? DEFAULT_CHROMIUM;
+  const chromiumPath = options.chromiumPath ?? DEFAULT_CHROMIUM_PATH;
   const buildDir = await mkdtemp(path.join(os.tmpdir(), 'skyport-client-sync-'));
   const cases: ClientSyncCase[] = [];
   const coldSnapshotMs: Record<number, number | null> = {};
   let browser: Browser | undefined;
   try {
-    buildPwa(options.pwaRoot ?? PWA_ROOT, buildDir, log);
-    browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+    if (!options.product) buildPwa(options.pwaRoot ?? PWA_ROOT, buildDir, log);
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--headless', ...CHROMIUM_FLAGS],
+    });
     for (const flights of options.flights) {
       log(`client sync: ${flights} flights`);
       const rows = await fillCatalogue(options.databaseUrl, flights, log);
       // A server of its own per size: it builds its snapshot of this catalogue on first demand.
-      const server = await startServer(options.databaseUrl, buildDir);
+      const server = options.product
+        ? await startShipped(options.product, options.databaseUrl, flights)
+        : await startServer(options.databaseUrl, buildDir);
       try {
         coldSnapshotMs[flights] = await warmSnapshot(server.baseUrl);
         log(`  first snapshot answer (built on demand): ${coldSnapshotMs[flights] ?? '–'} ms`);

@@ -378,9 +378,7 @@ const SUITE_RUNNERS: Record<Suite, SuiteRunner> = {
       databaseUrl: db.url,
       flights: options.clientSyncFlights,
       log,
-      build,
-      logDir,
-      publicDir: build.pwaDir(),
+      product: { build, logDir, publicDir: build.pwaDir() },
     });
     (module.printClientSyncBench as (r: unknown) => void)(report);
     return { report, measurements: clientSyncMeasurements(report as ClientSyncReport) };
