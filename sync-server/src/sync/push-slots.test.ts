@@ -41,28 +41,10 @@ test('pushes held in their transactions leave two connections free; they all fin
 
     const pushes = customers.map((customer) =>
       pushChanges(pool, customer, 'favourites', {
-        rows: [
-          {
-            newDocumentState: {
-              id: flightId,
-              userId: customer.id,
-              flightId,
-              airlineId,
-              airlineName: 'Slots Air',
-              origin: 'Argentina',
-              destination: 'Chile',
-              departureDate: '2030-01-01',
-              departureHour: '08:30',
-              arrivalHour: '10:45',
-              priceCents: 100,
-              logo: '',
-              createdAt: Date.now(),
-              _deleted: false,
-            },
-          },
-        ],
+        rows: [favouriteRow(customer.id, flightId!, airlineId)],
       }),
     );
+
     // Two pushes wait for their partition locks inside their transactions, six wait for a slot.
     await expect
       .poll(
