@@ -74,3 +74,14 @@ test('a callback that throws after writing rolls back, and one that returns comm
   });
   expect(await rows()).toEqual([1, 2, 7]);
 });
+
+test('a failed statement whose error the callback swallowed does not pass for committed', async () => {
+  await expect(
+    inPipelinedTransaction(pool, async (tx) => {
+      await tx`INSERT INTO pipelined VALUES (8, 'eight')`;
+      await tx`INSERT INTO pipelined VALUES (9, NULL)`.catch(() => undefined);
+    }),
+  ).rejects.toThrow('the transaction ended with ROLLBACK');
+  expect(await rows()).toEqual([1, 2, 7]);
+  expect(await inTransaction()).toBe(false);
+});

@@ -17,8 +17,10 @@ import type { Sql } from './client.ts';
  * Statements run in the order they are sent, as in any transaction; a postgres.js query is sent
  * when it is first awaited (an `async` helper that awaits its query sends it when called). A statement that fails aborts
  * the transaction: the statements after it fail, and a `COMMIT` behind it ends it as a rollback,
- * so the caller's `Promise.all` rejects and nothing is kept. When `run` throws or returns without
- * committing, the transaction is rolled back before the connection goes back to the pool.
+ * so the caller's `Promise.all` rejects and nothing is kept. When `run` returns without having sent
+ * COMMIT, it is sent then; a COMMIT that ended in a rollback (a failed statement whose error `run`
+ * swallowed) throws. When `run` throws, the transaction is rolled back before the connection goes
+ * back to the pool.
  */
 export async function inPipelinedTransaction<T>(
   sql: Sql,
@@ -35,7 +37,9 @@ export async function inPipelinedTransaction<T>(
     begun.catch(() => undefined);
     const result = await run(tx, commit);
     await begun;
-    await commit();
+    // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK, not with an error.
+    const ended = await commit();
+    if (ended.command !== 'COMMIT') throw new Error(`the transaction ended with ${ended.command}`);
     return result;
   } catch (error) {
     // Harmless when the COMMIT behind a failed statement already ended the transaction.
