@@ -154,10 +154,14 @@ async function openTarget(target: SnapshotTarget, options: SnapshotWriteOptions)
       : undefined;
   // The last changes written (in order), for the last notice.
   let recent: RxStorageChangeEvent<Doc>[] = [];
+  // Changes a notice already carried: the last notice must not carry them again, or the page's
+  // RxDB, updating a query's result change by change (a count among them), counts them twice.
+  const notified = new WeakSet<RxStorageChangeEvent<Doc>>();
   const keep = Math.max(1, target.noticeEvents ?? NOTICE_EVENTS);
   const notify = (events: RxStorageChangeEvent<Doc>[], context: string) => {
     const newest = events.at(-1)?.documentData;
     if (!channel || !newest) return;
+    for (const event of events) notified.add(event);
     // What RxDB's multi-instance storage sends (rx-storage-multiinstance.ts).
     void channel.postMessage({
       storageName: RX_STORAGE_NAME_DEXIE,
@@ -187,7 +191,10 @@ async function openTarget(target: SnapshotTarget, options: SnapshotWriteOptions)
     context: 'skyport-snapshot',
     /** The last notice, once every write is done (see above). */
     notifyAll(context: string) {
-      notify(recent, context);
+      notify(
+        recent.filter((event) => !notified.has(event)),
+        context,
+      );
       recent = [];
     },
     async close() {
