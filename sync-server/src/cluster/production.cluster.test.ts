@@ -109,7 +109,8 @@ test('the production start serves the PWA, the API, health and metrics, with sec
   expect(text).toContain(
     'skyport_http_requests_total{method="GET",route="/api/flights",status="200"}',
   );
-  expect(text).toContain('skyport_db_pool_max 10');
+  // Both pools' defaults: DATABASE_POOL_MAX (10) + DATABASE_SYNC_POOL_MAX (8).
+  expect(text).toContain('skyport_db_pool_max 18');
   // The metrics are not on the public port.
   expect((await fetch(`${origin}/metrics`)).headers.get('content-type')).not.toContain(
     'text/plain; version=0.0.4',
