@@ -15,6 +15,7 @@ import {
 import { CONFIG_VARIABLES } from '../src/config.ts';
 import { createSql, type Sql } from '../src/db/client.ts';
 import { startChildServer } from './lib/child-server.ts';
+import { table } from './lib/report.ts';
 
 /*
  * GET /api/flights under load: the endpoint as shipped against the best query for each page.
@@ -1066,22 +1067,6 @@ function measurementsOf(mixes: readonly CatalogMixResult[]): CatalogMeasurement[
         ]
       : []),
   ]);
-}
-
-function table(rows: readonly (readonly (string | number)[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows)
-    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, String(cell).length)));
-  const line = (row: readonly (string | number)[]) =>
-    row
-      .map((cell, i) =>
-        typeof cell === 'number'
-          ? String(cell).padStart(widths[i]!)
-          : String(cell).padEnd(widths[i]!),
-      )
-      .join('  ');
-  const [header, ...body] = rows;
-  return [line(header!), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
 /** The report as a table: per mix, baseline and endpoint, their ratio and the targets. */
