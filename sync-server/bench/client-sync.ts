@@ -42,6 +42,7 @@ import { generateSyntheticCatalog } from '../src/db/seed/synthetic.ts';
 import { freePort } from '../src/test/free-port.ts';
 import type { BenchBuild } from './lib/build.ts';
 import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from './lib/chromium.ts';
+import { withStandaloneBenchDatabase } from './lib/database.ts';
 import { startProduct } from './lib/product.ts';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
@@ -606,16 +607,9 @@ if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === imp
       'pwa-root': { type: 'string' },
     },
   });
-  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = 'skyport_bench_client_sync';
-  const admin = createSql(adminUrl, { max: 1 });
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${name}`;
-  try {
+  await withStandaloneBenchDatabase('client_sync', async (databaseUrl) => {
     const report = await runClientSyncBench({
-      databaseUrl: databaseUrl.toString(),
+      databaseUrl,
       flights: values.flights.split(',').map(Number),
       runs: Number(values.runs),
       cpuRates: values.cpu.split(',').map(Number),
@@ -627,8 +621,5 @@ if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === imp
       const { writeFile } = await import('node:fs/promises');
       await writeFile(values.json, JSON.stringify(report, null, 2));
     }
-  } finally {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }

@@ -35,6 +35,7 @@ import {
   startServer,
   type ServerMemory,
 } from './lib-streams/processes.ts';
+import { withStandaloneBenchDatabase } from './lib/database.ts';
 
 export const STREAMS_TARGETS = {
   streams: 10_000,
@@ -364,16 +365,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       nice: { type: 'string' },
     },
   });
-  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = 'skyport_bench_streams';
-  const admin = createSql(adminUrl, { max: 1 });
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${name}`;
-  try {
+  await withStandaloneBenchDatabase('streams', async (databaseUrl) => {
     const report = await runStreamsBench({
-      databaseUrl: databaseUrl.toString(),
+      databaseUrl,
       streams: Number(values.streams),
       compareWith: Number(values.compare),
       rounds: Number(values.rounds),
@@ -384,8 +378,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const dir = path.resolve(import.meta.dirname, '../../bench-results');
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'streams-latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  } finally {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }

@@ -241,6 +241,35 @@ export async function vacuumAnalyze(sql: Sql, table: string): Promise<void> {
 }
 
 /**
+ * For a suite run on its own (`tsx bench/<suite>.ts`): the same server choice, run lock and
+ * marked database as `npm run bench`, migrated with the working tree's migrations and dropped
+ * afterwards; never a database the bench did not create.
+ */
+export async function withStandaloneBenchDatabase<T>(
+  suite: string,
+  run: (databaseUrl: string) => Promise<T>,
+): Promise<T> {
+  const server = await openBenchServer(console.log);
+  const unlock = await lockBenchRun(server).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
+  try {
+    const migrations = path.resolve(import.meta.dirname, '../../src/db/migrations');
+    const db = await createBenchDatabase(server, suite, migrations);
+    try {
+      return await run(db.url);
+    } finally {
+      const admin = createSql(server.adminUrl, { max: 1 });
+      await dropMarked(admin, db.name).finally(() => admin.end());
+    }
+  } finally {
+    await unlock();
+    await server.stop();
+  }
+}
+
+/**
  * Earlier API, kept for callers that name a database: `skyport_bench_checkout` becomes the bench
  * database of suite `checkout` (created, marked, migrated with the working tree's migrations).
  */
