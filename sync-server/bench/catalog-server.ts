@@ -33,19 +33,10 @@ import { createLogger } from '../src/lib/logger.ts';
 import { createMetrics } from '../src/lib/metrics.ts';
 import { createPaymentsFromConfig } from '../src/payments/index.ts';
 import { streamLimitsFromConfig } from '../src/sync/stream-limits.ts';
+import type { BaselinePlan } from './catalog.ts';
 import { announceReady } from './lib/child-server.ts';
 
-/** One benchmarked URL as the baseline answers it (bench/catalog.ts `BaselinePlan`). */
-interface Plan {
-  path: string;
-  text: string;
-  values: unknown[];
-  page: number;
-  pageSize: number;
-  originNotFound: boolean;
-  /** Answer 304 to If-None-Match of the current revision (the revalidation mix). */
-  revalidate?: boolean;
-}
+type Plan = BaselinePlan;
 
 const [variant, databaseUrl, third, fourth] = process.argv.slice(2);
 if (!['baseline', 'route', 'full'].includes(variant ?? '') || !databaseUrl) {

@@ -16,6 +16,7 @@ import { CONFIG_VARIABLES } from '../src/config.ts';
 import { createSql, type Sql } from '../src/db/client.ts';
 import { startChildServer } from './lib/child-server.ts';
 import { table } from './lib/report.ts';
+import type { LoadResult } from './lib/stats.ts';
 
 /*
  * GET /api/flights under load: the endpoint as shipped against the best query for each page.
@@ -67,16 +68,8 @@ export interface CatalogBenchOptions {
   log?: (message: string) => void;
 }
 
-export interface LoadStats {
-  /** Successful answers (2xx, and 304 for revalidation) in the measured window. */
-  requests: number;
-  rps: number;
-  /** Latency percentiles in ms (autocannon's, whole milliseconds). */
-  p50: number;
-  p99: number;
-  /** Connection errors, timeouts and any other status. */
-  errors: number;
-  seconds: number;
+/** A load run (`requests` counts 2xx answers and, in the revalidation mix, 304s). */
+export interface LoadStats extends LoadResult {
   /**
    * CPU time per answer in µs of the server process and of its PostgreSQL backends (from /proc,
    * when PostgreSQL runs on this machine): unlike req/s, hardly affected by other work on a
@@ -150,7 +143,7 @@ interface CatalogMix {
   writesPerSecond?: number;
 }
 
-/** What the baseline server runs for one URL (catalog-server.ts `Plan`). */
+/** What the baseline server (catalog-server.ts) runs for one URL. */
 export interface BaselinePlan {
   path: string;
   text: string;
@@ -158,6 +151,7 @@ export interface BaselinePlan {
   page: number;
   pageSize: number;
   originNotFound: boolean;
+  /** Answer 304 to If-None-Match of the current revision (the revalidation mix). */
   revalidate?: boolean;
 }
 
