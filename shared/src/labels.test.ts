@@ -9,20 +9,19 @@ test('every label is a trimmed, non-empty string', () => {
   }
 });
 
-test('the navigation and menu words are the spec words, spelling included', () => {
-  expect(specLabels.favs).toBe('Favs');
-  expect(specLabels.logIn).toBe('Log In');
-  expect(specLabels.signIn).toBe('Sign In');
-  expect(specLabels.airlinePendingRequests).toBe('AirlinePendingRequests');
-  expect(specLabels.addYourAirline).toBe('Add your Airline');
-});
-
-test('the admin table columns keep the spec capitals', () => {
-  expect(specLabels.uid).toBe('UID');
-  expect(specLabels.deleteAirline).toBe('Delete Airline');
-  expect(specLabels.acceptRequest).toBe('Accept Request');
-  expect(specLabels.departureHour).toBe('Departure Hour');
-  expect(specLabels.arrivalDate).toBe('Arrival Date');
+test('the navigation, menu and admin table words are the spec words, spelling and capitals kept', () => {
+  expect(specLabels).toMatchObject({
+    favs: 'Favs',
+    logIn: 'Log In',
+    signIn: 'Sign In',
+    airlinePendingRequests: 'AirlinePendingRequests',
+    addYourAirline: 'Add your Airline',
+    uid: 'UID',
+    deleteAirline: 'Delete Airline',
+    acceptRequest: 'Accept Request',
+    departureHour: 'Departure Hour',
+    arrivalDate: 'Arrival Date',
+  });
 });
 
 test('no label key doubles a key of the message catalogue', () => {

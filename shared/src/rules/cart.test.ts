@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import type { CartLine } from '../schemas/cart.ts';
-import type { Flight } from '../schemas/flight.ts';
+import { snapshotForCartLine, type CartLine } from '../schemas/cart.ts';
+import { testFlight } from '../testing.ts';
 import {
   addToCart,
   calculateCartTotals,
@@ -166,24 +166,21 @@ test('a lean line with only flight, amount and stock works too', () => {
 });
 
 test('a cart line from a flight starts at amount 1 with the flight snapshot', () => {
-  const flight: Flight = {
+  const flight = testFlight({
     id: FLIGHT_A,
     airlineId: AIRLINE,
     airlineName: 'Aerolíneas Test',
-    origin: 'Argentina',
-    destination: 'Chile',
-    departureDate: '2030-01-01',
-    departureHour: '08:00',
-    arrivalDate: '2030-01-01',
-    arrivalHour: '10:30',
-    durationEstimated: '02:30',
     priceCents: 10_000,
     tickets: 10,
-    logo: '/logos/test.png',
-    description: 'A flight',
-    createdAt: 0,
-  };
+  });
   expect(cartLineFromFlight(flight)).toEqual(line(FLIGHT_A, 1, 10));
+});
+
+test("a cart line's snapshot is the flight's current stock and price, never an amount", () => {
+  const snapshot = snapshotForCartLine(testFlight({ priceCents: 7_500, tickets: 0 }));
+  expect(snapshot).toMatchObject({ priceCents: 7_500, tickets: 0 });
+  expect(snapshot).not.toHaveProperty('amount');
+  expect(snapshot).not.toHaveProperty('flightId');
 });
 
 test('merging carts sums the amounts of the same flight, capped by stock', () => {

@@ -1,5 +1,5 @@
 import { messages, notEnoughStockWithAmount } from '../messages.ts';
-import type { CartLine } from '../schemas/cart.ts';
+import { snapshotForCartLine, type CartLine } from '../schemas/cart.ts';
 import type { Flight } from '../schemas/flight.ts';
 import { calculateTotals, type Totals } from './pricing.ts';
 
@@ -47,19 +47,7 @@ function outOfStock(tickets: number): { ok: false; message: string } {
 
 /** A fresh cart line (amount 1) from a flight: the snapshot the cart shows. */
 export function cartLineFromFlight(flight: Flight): CartLine {
-  return {
-    flightId: flight.id,
-    airlineId: flight.airlineId,
-    airlineName: flight.airlineName,
-    origin: flight.origin,
-    destination: flight.destination,
-    priceCents: flight.priceCents,
-    logo: flight.logo,
-    departureHour: flight.departureHour,
-    arrivalHour: flight.arrivalHour,
-    tickets: flight.tickets,
-    amount: 1,
-  };
+  return { flightId: flight.id, ...snapshotForCartLine(flight), amount: 1 };
 }
 
 /**

@@ -96,6 +96,23 @@ function passwordsMatch(input: { password: string; confirmPassword: string }) {
 }
 const mismatch = { message: messages.passwordMismatch, path: ['confirmPassword'] };
 
+/**
+ * A PWA form that sends `payload` to the API and asks for the new password twice: the payload's
+ * fields plus `confirmPassword`, which must equal `newPasswordField` (§5 "Password does not
+ * match", shown on the confirmation field).
+ */
+function withConfirmation<Shape extends z.ZodRawShape>(
+  payload: z.ZodObject<Shape>,
+  newPasswordField: keyof Shape & string,
+) {
+  return z
+    .strictObject({ ...payload.shape, confirmPassword: text().max(PASSWORD_MAX_LENGTH) })
+    .refine(
+      (input: Record<string, unknown>) => input[newPasswordField] === input.confirmPassword,
+      mismatch,
+    );
+}
+
 /** "Create your account" (/register). */
 export const RegisterCustomerInputSchema = z
   .strictObject(customerFields)
@@ -153,14 +170,6 @@ export const PasswordResetInputSchema = z.strictObject({
 });
 export type PasswordResetInput = z.infer<typeof PasswordResetInputSchema>;
 
-/** The reset form in the PWA: the API payload plus the confirmation field. */
-export const PasswordResetFormSchema = z
-  .strictObject({
-    ...PasswordResetInputSchema.shape,
-    confirmPassword: text().max(PASSWORD_MAX_LENGTH),
-  })
-  .refine(passwordsMatch, mismatch);
-
 export const VerifyEmailInputSchema = z.strictObject({ token: OneTimeTokenSchema });
 export type VerifyEmailInput = z.infer<typeof VerifyEmailInputSchema>;
 
@@ -171,13 +180,12 @@ export const ChangePasswordInputSchema = z.strictObject({
 });
 export type ChangePasswordInput = z.infer<typeof ChangePasswordInputSchema>;
 
-/** The Change Password modal: the API payload plus the confirmation field. */
-export const ChangePasswordFormSchema = z
-  .strictObject({
-    ...ChangePasswordInputSchema.shape,
-    confirmPassword: text().max(PASSWORD_MAX_LENGTH),
-  })
-  .refine((input) => input.newPassword === input.confirmPassword, mismatch);
+/**
+ * The PWA's reset form and Change Password modal: their API payload plus the confirmation field,
+ * which must match the new password.
+ */
+export const PasswordResetFormSchema = withConfirmation(PasswordResetInputSchema, 'password');
+export const ChangePasswordFormSchema = withConfirmation(ChangePasswordInputSchema, 'newPassword');
 
 /** Sign-in through the optional Firebase adapter: a Firebase ID token (a JWT). */
 export const FirebaseSignInInputSchema = z.strictObject({

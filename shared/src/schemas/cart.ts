@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { text } from './text.ts';
-import { CentsSchema, HourSchema, IdSchema } from './common.ts';
+import { IdSchema } from './common.ts';
+import { FlightSchema, pickFlightFields, type Flight } from './flight.ts';
 
 /**
  * The cart (spec §3 "Cart line", §4 Cart). A line is a snapshot of the flight taken when it was
@@ -17,22 +17,30 @@ export const CART_LINE_MAX_AMOUNT = 1000;
 export const CartAmountSchema = z.number().int().min(1).max(CART_LINE_MAX_AMOUNT);
 
 /**
- * A cart line as the browser keeps it: the flight id, its display snapshot (spec §3: airline,
- * origin, destination, price, logo, departure and arrival hour), `tickets` (the stock seen when
- * the line was last refreshed) and `amount`. `amount` may exceed a stale `tickets`; the cart rules
- * and the server's checkout decide what that means.
+ * The flight fields a cart line keeps (spec §3: airline, origin, destination, price, logo,
+ * departure and arrival hour) and `tickets`, the stock seen when the line was last refreshed. The
+ * order is the stored document's (the PWA's collection schema follows it).
+ */
+const CART_LINE_FLIGHT_FIELDS = {
+  airlineId: true,
+  airlineName: true,
+  origin: true,
+  destination: true,
+  priceCents: true,
+  logo: true,
+  departureHour: true,
+  arrivalHour: true,
+  tickets: true,
+} as const;
+
+/**
+ * A cart line as the browser keeps it: the flight id, its snapshot (`CART_LINE_FLIGHT_FIELDS`)
+ * and `amount`. `amount` may exceed a stale `tickets`; the cart rules and the server's checkout
+ * decide what that means.
  */
 export const CartLineSchema = z.object({
   flightId: IdSchema,
-  airlineId: IdSchema,
-  airlineName: text(),
-  origin: text(),
-  destination: text(),
-  priceCents: CentsSchema,
-  logo: text(),
-  departureHour: HourSchema,
-  arrivalHour: HourSchema,
-  tickets: z.number().int().nonnegative(),
+  ...FlightSchema.pick(CART_LINE_FLIGHT_FIELDS).shape,
   amount: CartAmountSchema,
   /**
    * Set (true) by the server when the flight has left the catalogue (deleted by its airline or
@@ -44,6 +52,15 @@ export const CartLineSchema = z.object({
 });
 export type CartLine = z.infer<typeof CartLineSchema>;
 
+/**
+ * The snapshot a cart line keeps of `flight`, as it is now: what a new line starts with
+ * (rules/cart.ts `cartLineFromFlight`), and what the PWA lays over a stored line when its local
+ * catalogue has a newer copy of the flight.
+ */
+export function snapshotForCartLine(flight: Flight) {
+  return pickFlightFields(flight, CART_LINE_FLIGHT_FIELDS);
+}
+
 /** What the server keeps of a cart line: which flight and how many tickets. */
 export const CartItemSchema = z.object({
   flightId: IdSchema,
@@ -51,8 +68,8 @@ export const CartItemSchema = z.object({
 });
 export type CartItem = z.infer<typeof CartItemSchema>;
 
-/** True when no flight id appears twice. */
-function hasUniqueFlightIds(items: readonly { flightId: string }[]): boolean {
+/** True when no flight id appears twice (a cart, an order: each flight on one line at most). */
+export function hasUniqueFlightIds(items: readonly { flightId: string }[]): boolean {
   return new Set(items.map((item) => item.flightId)).size === items.length;
 }
 

@@ -1,43 +1,31 @@
 import { expect, test } from 'vitest';
-import { AddFavouriteBodySchema, FavouriteSchema, favouriteFromFlight } from './favourite.ts';
-import type { Flight } from './flight.ts';
+import { testFlight, testId } from '../testing.ts';
+import {
+  AddFavouriteBodySchema,
+  FavouriteSchema,
+  favouriteFromFlight,
+  snapshotForFavourite,
+} from './favourite.ts';
 
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
-const flight: Flight = {
-  id: id(1),
-  airlineId: id(2),
-  airlineName: 'Test Air',
-  origin: 'Argentina',
-  destination: 'Chile',
-  departureDate: '2030-06-20',
-  departureHour: '08:00',
-  arrivalDate: '2030-06-20',
-  arrivalHour: '10:30',
-  durationEstimated: '02:30',
-  priceCents: 19_999,
-  tickets: 5,
-  logo: '/logos/test.png',
-  description: 'Direct',
-  createdAt: 0,
-};
+const flight = testFlight();
 
 test('a favourite is the flight summary and when it was saved', () => {
   const favourite = favouriteFromFlight(flight, 1_900_000_000_000);
-  expect(favourite).toEqual({
-    flightId: id(1),
-    airlineId: id(2),
-    airlineName: 'Test Air',
-    origin: 'Argentina',
-    destination: 'Chile',
-    departureDate: '2030-06-20',
-    departureHour: '08:00',
-    arrivalHour: '10:30',
-    priceCents: 19_999,
-    logo: '/logos/test.png',
-    createdAt: 1_900_000_000_000,
-  });
+  // The summary leaves out what a favourite card does not show.
+  const { id, arrivalDate, durationEstimated, tickets, description, createdAt, ...summary } =
+    flight;
+  expect(favourite).toEqual({ flightId: id, ...summary, createdAt: 1_900_000_000_000 });
   expect(FavouriteSchema.parse(favourite)).toEqual(favourite);
+});
+
+test("a favourite's snapshot takes the flight's current price, hours and airline name", () => {
+  const changed = testFlight({ priceCents: 5_000, departureHour: '09:15', airlineName: 'New Air' });
+  expect(snapshotForFavourite(changed)).toMatchObject({
+    priceCents: 5_000,
+    departureHour: '09:15',
+    airlineName: 'New Air',
+  });
+  expect(snapshotForFavourite(changed)).not.toHaveProperty('tickets');
 });
 
 test('a favourite refuses a malformed flight id or date', () => {
@@ -49,8 +37,8 @@ test('a favourite refuses a malformed flight id or date', () => {
 });
 
 test('saving a favourite sends only the flight id', () => {
-  expect(AddFavouriteBodySchema.parse({ flightId: id(1), priceCents: 1 })).toEqual({
-    flightId: id(1),
+  expect(AddFavouriteBodySchema.parse({ flightId: testId(1), priceCents: 1 })).toEqual({
+    flightId: testId(1),
   });
   expect(AddFavouriteBodySchema.safeParse({}).success).toBe(false);
 });

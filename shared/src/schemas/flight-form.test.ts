@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { z } from 'zod';
-import type { Flight } from './flight.ts';
+import { TEST_FLIGHT_SCHEDULE, testFlight, testId } from '../testing.ts';
 import {
   createFlightCreateBodySchema,
   createFlightFormSchema,
@@ -13,18 +13,13 @@ import {
 } from './flight-form.ts';
 
 const TODAY = '2030-06-15';
-const ID = '00000000-0000-4000-8000-000000000001';
-const ID2 = '00000000-0000-4000-8000-000000000002';
+const ID = testId(1);
+const ID2 = testId(2);
 const schema = createFlightFormSchema({ today: TODAY });
 
+/** A valid form: Argentina to Chile on 2030-06-20 from 08:00 to 10:30, 02:30 long. */
 const valid = {
-  origin: 'Argentina',
-  destination: 'Chile',
-  departureDate: '2030-06-20',
-  departureHour: '08:00',
-  arrivalDate: '2030-06-20',
-  arrivalHour: '10:30',
-  durationEstimated: '02:30',
+  ...TEST_FLIGHT_SCHEDULE,
   price: 199.99,
   stock: 120,
   logo: 'https://example.com/logo.png',
@@ -34,6 +29,13 @@ function errorsOf(input: unknown, s: z.ZodType = schema): Record<string, string[
   const result = s.safeParse(input);
   return result.success ? {} : z.flattenError(result.error).fieldErrors;
 }
+
+// The §5 messages of the flight form, exactly as the spec writes them.
+const COMPLETE = 'Complete all fields';
+const CORRECTLY = 'Please complete all fields correctly';
+const COUNTRY = 'Country not allowed';
+const DATE = 'Date not allowed';
+const DURATION = 'Indicate de duration estimated, please';
 
 test('a complete flight form parses, with an empty description by default', () => {
   expect(schema.parse(valid)).toEqual({ ...valid, description: '' });
@@ -45,52 +47,89 @@ test('origin and destination are trimmed before they are checked', () => {
   expect(parsed.destination).toBe('Chile');
 });
 
-test('a missing or blank origin or destination asks to complete all fields', () => {
-  expect(errorsOf({ ...valid, origin: '' }).origin).toEqual(['Complete all fields']);
-  expect(errorsOf({ ...valid, destination: undefined }).destination).toEqual([
-    'Complete all fields',
-  ]);
-  expect(errorsOf({ ...valid, origin: '   ' }).origin).toEqual(['Complete all fields']);
-});
-
-test('a country that is not in the list is not allowed', () => {
-  expect(errorsOf({ ...valid, origin: 'Atlantis' }).origin).toEqual(['Country not allowed']);
-  expect(errorsOf({ ...valid, destination: 'chile' }).destination).toEqual(['Country not allowed']);
-});
-
-test('the same country as origin and destination is not allowed', () => {
-  expect(errorsOf({ ...valid, destination: 'Argentina' })).toEqual({
-    destination: ['Country not allowed'],
-  });
-});
-
-test('an arrival date before the departure date is not allowed', () => {
-  expect(errorsOf({ ...valid, arrivalDate: '2030-06-19' })).toEqual({
-    arrivalDate: ['Date not allowed'],
-  });
-});
-
-test('arriving on the departure day or later is allowed', () => {
-  expect(schema.safeParse({ ...valid, arrivalDate: '2030-06-21' }).success).toBe(true);
-});
-
-test('a departure date in the past is not allowed', () => {
-  expect(errorsOf({ ...valid, departureDate: '2030-06-14' }).departureDate).toEqual([
-    'Date not allowed',
-  ]);
-});
-
-test('a flight departing today is allowed', () => {
-  const today = { ...valid, departureDate: TODAY, arrivalDate: TODAY };
-  expect(schema.safeParse(today).success).toBe(true);
+/** Each case changes the valid form and lists every error the form then shows, per field. */
+test.each([
+  ['an empty origin', { origin: '' }, { origin: [COMPLETE] }],
+  ['a missing destination', { destination: undefined }, { destination: [COMPLETE] }],
+  ['a blank origin', { origin: '   ' }, { origin: [COMPLETE] }],
+  ['a country not in the list', { origin: 'Atlantis' }, { origin: [COUNTRY] }],
+  ['a country in the wrong case', { destination: 'chile' }, { destination: [COUNTRY] }],
+  ['the origin as destination', { destination: 'Argentina' }, { destination: [COUNTRY] }],
+  ['an arrival before the departure date', { arrivalDate: '2030-06-19' }, { arrivalDate: [DATE] }],
+  ['a departure date in the past', { departureDate: '2030-06-14' }, { departureDate: [DATE] }],
+  ['a malformed departure date', { departureDate: '20/06/2030' }, { departureDate: [DATE] }],
+  ['an impossible arrival date', { arrivalDate: '2030-02-30' }, { arrivalDate: [DATE] }],
+  ['an hour without two digits', { departureHour: '8:00' }, { departureHour: [CORRECTLY] }],
+  ['hour 24', { arrivalHour: '24:00' }, { arrivalHour: [CORRECTLY] }],
+  ['an empty hour', { arrivalHour: '' }, { arrivalHour: [COMPLETE] }],
+  ['a missing price', { price: undefined }, { price: [COMPLETE] }],
+  ['a stock that is not a number', { stock: Number.NaN }, { stock: [COMPLETE] }],
+  ['a price as numeric text', { price: '199.99' }, { price: [COMPLETE] }],
+  ['a stock as numeric text', { stock: '3' }, { stock: [COMPLETE] }],
+  ['a price below 1', { price: 0.99 }, { price: [CORRECTLY] }],
+  ['a stock of 0', { stock: 0 }, { stock: [CORRECTLY] }],
+  ['a price of a fraction of a cent', { price: 0.001 }, { price: [CORRECTLY] }],
+  ['a negative stock', { stock: -0.5 }, { stock: [CORRECTLY] }],
+  ['a price with more than two decimals', { price: 10.005 }, { price: [CORRECTLY] }],
+  ['a fractional stock', { stock: 2.5 }, { stock: [CORRECTLY] }],
+])('%s is refused with its §5 message', (_case, change: Record<string, unknown>, errors) => {
+  expect(errorsOf({ ...valid, ...change })).toEqual(errors);
 });
 
 test('both dates in the past are each not allowed, reported once per field', () => {
-  const errors = errorsOf({ ...valid, departureDate: '2020-01-02', arrivalDate: '2020-01-01' });
-  expect(errors).toEqual({
-    departureDate: ['Date not allowed'],
-    arrivalDate: ['Date not allowed'],
+  expect(errorsOf({ ...valid, departureDate: '2020-01-02', arrivalDate: '2020-01-01' })).toEqual({
+    departureDate: [DATE],
+    arrivalDate: [DATE],
   });
+});
+
+test('cross-field errors show together with field errors', () => {
+  const change = { destination: 'Argentina', price: 0, arrivalDate: '2030-06-01' };
+  expect(errorsOf({ ...valid, ...change })).toEqual({
+    destination: [COUNTRY],
+    arrivalDate: [DATE],
+    price: [CORRECTLY],
+  });
+});
+
+test('cross-field errors show even when a required field is blank', () => {
+  expect(errorsOf({ ...valid, destination: 'Argentina', departureHour: '  ' })).toEqual({
+    destination: [COUNTRY],
+    departureHour: [COMPLETE],
+  });
+});
+
+test.each(['', '2:30', '02:3', '02:60', '00:00', '002:30', 'ab:cd', undefined])(
+  'a duration of %j asks to indicate the duration',
+  (durationEstimated) => {
+    expect(errorsOf({ ...valid, durationEstimated })).toEqual({ durationEstimated: [DURATION] });
+  },
+);
+
+test.each([
+  ['arriving the day after departure', { arrivalDate: '2030-06-21' }],
+  ['a flight departing today', { departureDate: TODAY, arrivalDate: TODAY }],
+  [
+    'an arrival hour before the departure hour on the same day (local times)',
+    { departureHour: '23:00', arrivalHour: '01:00' },
+  ],
+  ['a price and a stock of 1', { price: 1, stock: 1 }],
+  ['a price whose float sum has more than two decimals', { price: 0.1 + 0.2 + 1 }],
+  ['a logo that is a site path', { logo: '/logos/ar.png' }],
+  ['no logo', { logo: undefined }],
+])('%s is allowed', (_case, change: Record<string, unknown>) => {
+  expect(schema.safeParse({ ...valid, ...change }).success).toBe(true);
+});
+
+test.each([
+  ['an absurdly high price', { price: 1e12 }],
+  ['an absurdly high stock', { stock: 1e9 }],
+  ['a javascript: logo', { logo: 'javascript:alert(1)' }],
+  ['a protocol-relative logo', { logo: '//evil.example/x.png' }],
+  ['a logo path that browsers read as another host', { logo: '/\\evil.example/x.png' }],
+  ['a data: logo', { logo: 'data:image/png;base64,AAAA' }],
+])('%s is refused', (_case, change: Record<string, unknown>) => {
+  expect(schema.safeParse({ ...valid, ...change }).success).toBe(false);
 });
 
 test('"the past" follows the today given to the factory', () => {
@@ -100,102 +139,9 @@ test('"the past" follows the today given to the factory', () => {
   expect(earlier.safeParse(valid).success).toBe(true);
 });
 
-test('a malformed or impossible date is not allowed', () => {
-  expect(errorsOf({ ...valid, departureDate: '20/06/2030' }).departureDate).toEqual([
-    'Date not allowed',
-  ]);
-  expect(errorsOf({ ...valid, arrivalDate: '2030-02-30' }).arrivalDate).toEqual([
-    'Date not allowed',
-  ]);
-});
-
 test('the factory refuses a today that is not yyyy-mm-dd', () => {
   expect(() => createFlightFormSchema({ today: '15/06/2030' })).toThrow(RangeError);
   expect(() => createFlightCreateBodySchema({ today: '' })).toThrow(RangeError);
-});
-
-test('hours must be hh:mm in 24 hours', () => {
-  expect(errorsOf({ ...valid, departureHour: '8:00' }).departureHour).toEqual([
-    'Please complete all fields correctly',
-  ]);
-  expect(errorsOf({ ...valid, arrivalHour: '24:00' }).arrivalHour).toEqual([
-    'Please complete all fields correctly',
-  ]);
-  expect(errorsOf({ ...valid, arrivalHour: '' }).arrivalHour).toEqual(['Complete all fields']);
-});
-
-test('an arrival hour before the departure hour on the same day is allowed (local times)', () => {
-  expect(schema.safeParse({ ...valid, departureHour: '23:00', arrivalHour: '01:00' }).success).toBe(
-    true,
-  );
-});
-
-test('a duration that is not hh:mm asks to indicate the duration', () => {
-  for (const durationEstimated of [
-    '',
-    '2:30',
-    '02:3',
-    '02:60',
-    '00:00',
-    '002:30',
-    'ab:cd',
-    undefined,
-  ]) {
-    expect(errorsOf({ ...valid, durationEstimated }).durationEstimated).toEqual([
-      'Indicate de duration estimated, please',
-    ]);
-  }
-});
-
-test('a missing price or stock asks to complete all fields', () => {
-  expect(errorsOf({ ...valid, price: undefined }).price).toEqual(['Complete all fields']);
-  expect(errorsOf({ ...valid, stock: Number.NaN }).stock).toEqual(['Complete all fields']);
-});
-
-test('price and stock must be numbers, not numeric text', () => {
-  expect(errorsOf({ ...valid, price: '199.99' }).price).toEqual(['Complete all fields']);
-  expect(errorsOf({ ...valid, stock: '3' }).stock).toEqual(['Complete all fields']);
-});
-
-test('price and stock start at 1', () => {
-  expect(errorsOf({ ...valid, price: 0.99 }).price).toEqual([
-    'Please complete all fields correctly',
-  ]);
-  expect(errorsOf({ ...valid, stock: 0 }).stock).toEqual(['Please complete all fields correctly']);
-  expect(errorsOf({ ...valid, price: 0.001 }).price).toEqual([
-    'Please complete all fields correctly',
-  ]);
-  expect(errorsOf({ ...valid, stock: -0.5 }).stock).toEqual([
-    'Please complete all fields correctly',
-  ]);
-  expect(schema.safeParse({ ...valid, price: 1, stock: 1 }).success).toBe(true);
-});
-
-test('a price with more than two decimals is refused', () => {
-  expect(errorsOf({ ...valid, price: 10.005 }).price).toEqual([
-    'Please complete all fields correctly',
-  ]);
-  expect(schema.safeParse({ ...valid, price: 0.1 + 0.2 + 1 }).success).toBe(true);
-});
-
-test('a fractional stock is refused', () => {
-  expect(errorsOf({ ...valid, stock: 2.5 }).stock).toEqual([
-    'Please complete all fields correctly',
-  ]);
-});
-
-test('absurdly high price and stock are refused', () => {
-  expect(schema.safeParse({ ...valid, price: 1e12 }).success).toBe(false);
-  expect(schema.safeParse({ ...valid, stock: 1e9 }).success).toBe(false);
-});
-
-test('a logo must be a web address or a site path', () => {
-  expect(schema.safeParse({ ...valid, logo: '/logos/ar.png' }).success).toBe(true);
-  expect(schema.safeParse({ ...valid, logo: undefined }).success).toBe(true);
-  expect(schema.safeParse({ ...valid, logo: 'javascript:alert(1)' }).success).toBe(false);
-  expect(schema.safeParse({ ...valid, logo: '//evil.example/x.png' }).success).toBe(false);
-  expect(schema.safeParse({ ...valid, logo: '/\\evil.example/x.png' }).success).toBe(false);
-  expect(schema.safeParse({ ...valid, logo: 'data:image/png;base64,AAAA' }).success).toBe(false);
 });
 
 test('an empty form reports every required field at once', () => {
@@ -213,26 +159,6 @@ test('an empty form reports every required field at once', () => {
       'stock',
     ].sort(),
   );
-});
-
-test('cross-field errors show together with field errors', () => {
-  const errors = errorsOf({
-    ...valid,
-    destination: 'Argentina',
-    price: 0,
-    arrivalDate: '2030-06-01',
-  });
-  expect(errors.destination).toEqual(['Country not allowed']);
-  expect(errors.arrivalDate).toEqual(['Date not allowed']);
-  expect(errors.price).toEqual(['Please complete all fields correctly']);
-});
-
-test('cross-field errors show even when a required field is blank', () => {
-  const errors = errorsOf({ ...valid, destination: 'Argentina', departureHour: '  ' });
-  expect(errors).toEqual({
-    destination: ['Country not allowed'],
-    departureHour: ['Complete all fields'],
-  });
 });
 
 test('the create body wraps the flight and drops any id sent', () => {
@@ -306,13 +232,7 @@ test('the form price converts to integer cents without float error', () => {
 
 test('a parsed form maps to stored flight fields', () => {
   expect(flightFieldsFromForm(schema.parse({ ...valid, description: ' Direct ' }))).toEqual({
-    origin: 'Argentina',
-    destination: 'Chile',
-    departureDate: '2030-06-20',
-    departureHour: '08:00',
-    arrivalDate: '2030-06-20',
-    arrivalHour: '10:30',
-    durationEstimated: '02:30',
+    ...TEST_FLIGHT_SCHEDULE,
     priceCents: 19_999,
     tickets: 120,
     description: 'Direct',
@@ -320,23 +240,7 @@ test('a parsed form maps to stored flight fields', () => {
 });
 
 test('a stored flight fills the edit form and parses back to the same price', () => {
-  const flight: Flight = {
-    id: ID,
-    airlineId: ID2,
-    airlineName: 'Test Air',
-    origin: 'Argentina',
-    destination: 'Chile',
-    departureDate: '2030-06-20',
-    departureHour: '08:00',
-    arrivalDate: '2030-06-20',
-    arrivalHour: '10:30',
-    durationEstimated: '02:30',
-    priceCents: 1_234_567,
-    tickets: 7,
-    logo: '/logos/test.png',
-    description: 'Nice',
-    createdAt: 0,
-  };
+  const flight = testFlight({ priceCents: 1_234_567, tickets: 7 });
   const form = schema.parse(flightFormFromFlight(flight));
   expect(form.price).toBe(12_345.67);
   expect(flightFieldsFromForm(form).priceCents).toBe(1_234_567);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { text } from './text.ts';
-import { CART_MAX_LINES, CartAmountSchema } from './cart.ts';
-import { CentsSchema, HourSchema, IdSchema, TimestampSchema } from './common.ts';
+import { CART_MAX_LINES, CartAmountSchema, hasUniqueFlightIds } from './cart.ts';
+import { CentsSchema, IdSchema, TimestampSchema } from './common.ts';
+import { FlightSchema } from './flight.ts';
 
 /**
  * Orders (spec §3 Order and Order line, §2 Orders screen, §7 `POST /orders`).
@@ -10,11 +11,11 @@ import { CentsSchema, HourSchema, IdSchema, TimestampSchema } from './common.ts'
  */
 
 /** What an order line remembers of its flight for "More Details" (spec §2, §3 `moreinfo`). */
-export const OrderMoreInfoSchema = z.object({
-  origin: text(),
-  destination: text(),
-  arrivalHour: HourSchema,
-  departureHour: HourSchema,
+export const OrderMoreInfoSchema = FlightSchema.pick({
+  origin: true,
+  destination: true,
+  arrivalHour: true,
+  departureHour: true,
 });
 export type OrderMoreInfo = z.infer<typeof OrderMoreInfoSchema>;
 
@@ -47,14 +48,15 @@ export const OrderSchema = z.object({
 });
 export type Order = z.infer<typeof OrderSchema>;
 
-/** A line of the §7 `POST /orders` body; `value` is the unit price in cents. */
-export const CreateOrderLineSchema = z.object({
-  flightId: IdSchema,
-  airlineId: IdSchema,
-  amount: CartAmountSchema,
-  value: CentsSchema,
-  moreinfo: OrderMoreInfoSchema,
-});
+/**
+ * A line of the §7 `POST /orders` body: the flight, airline and `moreinfo` an order line keeps,
+ * the tickets (bounded as a cart line's) and `value`, the unit price in cents.
+ */
+export const CreateOrderLineSchema = OrderLineSchema.pick({
+  flightId: true,
+  airlineId: true,
+  moreinfo: true,
+}).extend({ amount: CartAmountSchema, value: CentsSchema });
 export type CreateOrderLine = z.infer<typeof CreateOrderLineSchema>;
 
 /**
@@ -68,9 +70,7 @@ export const CreateOrderBodySchema = z.object({
     .array(CreateOrderLineSchema)
     .min(1)
     .max(CART_MAX_LINES)
-    .refine((lines) => new Set(lines.map((l) => l.flightId)).size === lines.length, {
-      message: 'Each flight may appear only once in an order',
-    }),
+    .refine(hasUniqueFlightIds, { message: 'Each flight may appear only once in an order' }),
   userId: IdSchema,
   idpurchase: text().trim().min(1).max(255),
   creationdate: TimestampSchema,

@@ -38,6 +38,20 @@ const cartDoc = {
   _deleted: false,
 };
 
+/** A complete review draft as the PWA pushes it; tests override what they check. */
+const reviewDraftDoc = {
+  id,
+  userId,
+  orderId: id,
+  flightId: id,
+  rating: 4,
+  name: 'Ana',
+  comment: 'Fine',
+  status: 'pending',
+  reason: null,
+  _deleted: false,
+};
+
 test('every replicated collection has a document schema and a partition', () => {
   expect(Object.keys(SYNC_DOC_SCHEMAS).sort()).toEqual([...SYNC_COLLECTIONS].sort());
   expect(Object.keys(SYNC_COLLECTION_INFO).sort()).toEqual([...SYNC_COLLECTIONS].sort());
@@ -89,18 +103,7 @@ test('a push row carries a whole document with its tombstone flag', () => {
 
 test('a review draft is only bounded: incomplete drafts are valid documents the server rejects with a reason', () => {
   const draft = replicatedDocSchema('reviewDrafts');
-  const base = {
-    id,
-    userId,
-    orderId: id,
-    flightId: id,
-    rating: null,
-    name: '',
-    comment: '',
-    status: 'pending',
-    reason: null,
-    _deleted: false,
-  };
+  const base = { ...reviewDraftDoc, rating: null, name: '', comment: '' };
   expect(draft.safeParse(base).success).toBe(true);
   expect(draft.safeParse({ ...base, status: 'approved' }).success).toBe(false);
   expect(
@@ -171,20 +174,9 @@ describe('pushed documents carry exactly their fields', () => {
 
   test('text a database cannot store is refused in any text field', () => {
     const draft = pushBodySchema('reviewDrafts');
-    const base = {
-      id,
-      userId,
-      orderId: id,
-      flightId: id,
-      rating: 4,
-      name: 'Ana',
-      comment: 'Fine',
-      status: 'pending',
-      reason: null,
-      _deleted: false,
-    };
     for (const fields of [{ name: 'A\u0000' }, { comment: '\u0000' }, { reason: '\uD800' }]) {
-      const result = draft.safeParse({ rows: [{ newDocumentState: { ...base, ...fields } }] });
+      const doc = { ...reviewDraftDoc, ...fields };
+      const result = draft.safeParse({ rows: [{ newDocumentState: doc }] });
       expect(result.error?.issues.map((issue) => issue.message)).toEqual([
         messages.textNotStorable,
       ]);
@@ -225,16 +217,12 @@ describe('the push body limit fits PUSH_MAX_ROWS of the largest rows', () => {
       ...meta,
     };
     const draft = {
-      id,
-      userId,
-      orderId: id,
-      flightId: id,
+      ...reviewDraftDoc,
       rating: 10,
       name: wide(REVIEW_NAME_MAX_LENGTH),
       comment: wide(REVIEW_COMMENT_MAX_LENGTH),
       status: 'rejected',
       reason: wide(500),
-      _deleted: false,
       ...meta,
     };
     for (const [collection, doc] of [

@@ -12,6 +12,10 @@ import {
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const valid = { name: 'Ana', rating: 4, comment: 'Smooth flight' };
+/** What a review body names besides the review: the airline, the flight and the order. */
+const reviewed = { airlineId: ID, flightId: ID, orderId: ID };
+/** A review draft's own ids: the draft, its order line's order and flight. */
+const draftIds = { id: ID, orderId: ID, flightId: ID };
 
 function fieldErrors(result: ReturnType<typeof ReviewFormSchema.safeParse>) {
   return result.success ? {} : z.flattenError(result.error).fieldErrors;
@@ -102,30 +106,18 @@ test('a form with a blank field is incomplete, one with a bad rating is not', ()
 });
 
 test('a review body names the airline, flight and order and defaults moreInfo to empty', () => {
-  const body = CreateReviewBodySchema.parse({
-    ...valid,
-    airlineId: ID,
-    flightId: ID,
-    orderId: ID,
-  });
+  const body = CreateReviewBodySchema.parse({ ...valid, ...reviewed });
   expect(body.moreInfo).toEqual([]);
 });
 
 test('a review body without its order is refused', () => {
-  expect(CreateReviewBodySchema.safeParse({ ...valid, airlineId: ID, flightId: ID }).success).toBe(
-    false,
-  );
+  const { orderId: _orderId, ...withoutOrder } = reviewed;
+  expect(CreateReviewBodySchema.safeParse({ ...valid, ...withoutOrder }).success).toBe(false);
 });
 
 test('a review body keeps moreInfo entries of flight name, origin and destination', () => {
   const moreInfo = [{ flightName: 'AR 1140', origin: 'Argentina', destination: 'Chile' }];
-  const body = CreateReviewBodySchema.parse({
-    ...valid,
-    airlineId: ID,
-    flightId: ID,
-    orderId: ID,
-    moreInfo,
-  });
+  const body = CreateReviewBodySchema.parse({ ...valid, ...reviewed, moreInfo });
   expect(body.moreInfo).toEqual(moreInfo);
 });
 
@@ -137,26 +129,12 @@ test('a review update changes at least one field under the same rules', () => {
 });
 
 test('a review draft document passes when its fields follow the review rules', () => {
-  const doc = {
-    ...valid,
-    id: ID,
-    userId: ID,
-    orderId: ID,
-    flightId: ID,
-    status: 'pending',
-    reason: null,
-  };
-  expect(ReviewDraftSchema.parse(doc)).toEqual({ ...valid, id: ID, orderId: ID, flightId: ID });
+  const doc = { ...valid, ...draftIds, userId: ID, status: 'pending', reason: null };
+  expect(ReviewDraftSchema.parse(doc)).toEqual({ ...valid, ...draftIds });
 });
 
 test('a review draft with no rating is refused with "Enter a rating value"', () => {
-  const result = ReviewDraftSchema.safeParse({
-    ...valid,
-    rating: null,
-    id: ID,
-    orderId: ID,
-    flightId: ID,
-  });
+  const result = ReviewDraftSchema.safeParse({ ...valid, rating: null, ...draftIds });
   expect(result.success).toBe(false);
   if (!result.success) expect(result.error.issues[0]?.message).toBe('Enter a rating value');
 });

@@ -77,9 +77,7 @@ export function isReviewFormIncomplete(input: {
  * caller's, contains the flight and is not reviewed yet.
  */
 export const CreateReviewBodySchema = z.object({
-  name: ReviewNameSchema,
-  rating: ReviewRatingSchema,
-  comment: ReviewCommentSchema,
+  ...ReviewFormSchema.shape,
   airlineId: IdSchema,
   flightId: IdSchema,
   orderId: IdSchema,
@@ -89,12 +87,7 @@ export type CreateReviewBody = z.infer<typeof CreateReviewBodySchema>;
 
 /** `PUT /comments`: changes the name, rating or comment of a review; at least one of them. */
 export const UpdateReviewBodySchema = z
-  .object({
-    id: IdSchema,
-    name: ReviewNameSchema.optional(),
-    rating: ReviewRatingSchema.optional(),
-    comment: ReviewCommentSchema.optional(),
-  })
+  .object({ id: IdSchema, ...ReviewFormSchema.partial().shape })
   .refine(
     (body) => body.name !== undefined || body.rating !== undefined || body.comment !== undefined,
     { message: messages.completeAllFields },
@@ -112,8 +105,6 @@ export const ReviewDraftSchema = z.object({
   id: IdSchema,
   orderId: IdSchema,
   flightId: IdSchema,
-  name: ReviewNameSchema,
-  rating: ReviewRatingSchema,
-  comment: ReviewCommentSchema,
+  ...ReviewFormSchema.shape,
 });
 export type ReviewDraft = z.infer<typeof ReviewDraftSchema>;

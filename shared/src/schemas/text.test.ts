@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import * as shared from '../index.ts';
 import { messages } from '../messages.ts';
+import { TEST_FLIGHT_SCHEDULE } from '../testing.ts';
 import {
   hasStorableTextCheck,
   isStorableText,
@@ -225,18 +226,7 @@ describe('request schemas refuse a NUL in their free-text fields', () => {
   });
 
   test('flight description (create and update)', () => {
-    const flight = {
-      origin: 'Chile',
-      destination: 'Peru',
-      departureDate: '2030-02-01',
-      departureHour: '08:00',
-      arrivalDate: '2030-02-01',
-      arrivalHour: '10:00',
-      durationEstimated: '02:00',
-      price: 100,
-      stock: 10,
-      description: `Nice${NUL}`,
-    };
+    const flight = { ...TEST_FLIGHT_SCHEDULE, price: 100, stock: 10, description: `Nice${NUL}` };
     const options = { today: '2030-01-01' };
     for (const result of [
       shared.createFlightCreateBodySchema(options).safeParse({ flight }),

@@ -9,40 +9,16 @@ import {
   deriveRoleFlags,
 } from './user.ts';
 
-describe('role flags', () => {
-  test('a customer has no flags and no empresa', () => {
-    expect(deriveRoleFlags('customer', null)).toEqual({
-      permissions: false,
-      superAdmin: false,
-      admin: false,
-    });
-  });
-
-  test('a pending airline is empresa false without permissions', () => {
-    expect(deriveRoleFlags('airline', 'pending')).toEqual({
-      permissions: false,
-      superAdmin: false,
-      admin: false,
-      empresa: false,
-    });
-  });
-
-  test('an approved airline has permissions, admin and empresa', () => {
-    expect(deriveRoleFlags('airline', 'approved')).toEqual({
-      permissions: true,
-      superAdmin: false,
-      admin: true,
-      empresa: true,
-    });
-  });
-
-  test('the super administrator is superAdmin and admin', () => {
-    expect(deriveRoleFlags('super_admin', null)).toEqual({
-      permissions: false,
-      superAdmin: true,
-      admin: true,
-    });
-  });
+// A customer has no flags and no empresa; a pending airline is empresa false without
+// permissions; an approved one has permissions, admin and empresa; the super administrator is
+// superAdmin and admin.
+test.each([
+  ['customer', null, { permissions: false, superAdmin: false, admin: false }],
+  ['airline', 'pending', { permissions: false, superAdmin: false, admin: false, empresa: false }],
+  ['airline', 'approved', { permissions: true, superAdmin: false, admin: true, empresa: true }],
+  ['super_admin', null, { permissions: false, superAdmin: true, admin: true }],
+] as const)('the role flags of a %s (airline status %s) are %o', (role, status, flags) => {
+  expect(deriveRoleFlags(role, status)).toEqual(flags);
 });
 
 test('the user view parses what the server sends', () => {
@@ -112,14 +88,9 @@ describe('§7 admin payloads', () => {
   });
 
   test('POST /airlines takes a name and a logo', () => {
-    expect(
-      SaveAirlinePayloadSchema.safeParse({ name: 'Sky Air', image: 'https://a.io/l.png' }).success,
-    ).toBe(true);
-    expect(
-      SaveAirlinePayloadSchema.safeParse({ name: 'Sky Air', image: 'https://a.io/l.svg' }).success,
-    ).toBe(false);
-    expect(
-      SaveAirlinePayloadSchema.safeParse({ name: '', image: 'https://a.io/l.png' }).success,
-    ).toBe(false);
+    const accepts = (body: object) => SaveAirlinePayloadSchema.safeParse(body).success;
+    expect(accepts({ name: 'Sky Air', image: 'https://a.io/l.png' })).toBe(true);
+    expect(accepts({ name: 'Sky Air', image: 'https://a.io/l.svg' })).toBe(false);
+    expect(accepts({ name: '', image: 'https://a.io/l.png' })).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import {
   incrementCartLine,
   messages,
   removeFromCart,
+  snapshotForCartLine,
   type CartDoc,
   type CartLine,
   type CartResult,
@@ -36,19 +37,7 @@ export interface CartSummary {
 
 /** A line with its flight's current data, when the flight is in the local database. */
 function refreshed(line: CartLine, flight: Flight | undefined): CartLine {
-  if (!flight) return line;
-  return {
-    ...line,
-    airlineId: flight.airlineId,
-    airlineName: flight.airlineName,
-    origin: flight.origin,
-    destination: flight.destination,
-    priceCents: flight.priceCents,
-    logo: flight.logo,
-    departureHour: flight.departureHour,
-    arrivalHour: flight.arrivalHour,
-    tickets: flight.tickets,
-  };
+  return flight ? { ...line, ...snapshotForCartLine(flight) } : line;
 }
 
 function toLine(doc: CartDoc): CartLine {

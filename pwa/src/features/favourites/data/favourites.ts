@@ -2,6 +2,7 @@ import { map, of, switchMap, type Observable } from 'rxjs';
 import {
   favouriteFromFlight,
   messages,
+  snapshotForFavourite,
   type Favourite,
   type FavouriteDoc,
   type Flight,
@@ -29,18 +30,7 @@ function toFavourite(doc: FavouriteDoc): Favourite {
  */
 function refreshed(favourite: Favourite, flight: Flight | undefined): Favourite {
   if (!flight || favourite.flightDeleted) return favourite;
-  return {
-    ...favourite,
-    airlineId: flight.airlineId,
-    airlineName: flight.airlineName,
-    origin: flight.origin,
-    destination: flight.destination,
-    departureDate: flight.departureDate,
-    departureHour: flight.departureHour,
-    arrivalHour: flight.arrivalHour,
-    priceCents: flight.priceCents,
-    logo: flight.logo,
-  };
+  return { ...favourite, ...snapshotForFavourite(flight) };
 }
 
 /** The customer's favourites, oldest first (empty for everybody else). */
