@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { freePort } from './test/free-port.ts';
+import { freePort } from './test/harness.ts';
 
 /**
  * The embedded default, end to end: `src/main.ts` with no DATABASE_URL starts its own PostgreSQL

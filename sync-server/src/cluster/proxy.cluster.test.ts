@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { insertBuyers, insertFlight, jsonRequest } from '../features/checkout/testing.ts';
+import { insertBuyers, insertFlight } from '../features/checkout/testing.ts';
+import { pushedFavourite, syncHeaders } from '../sync/test-fixtures.ts';
+import { jsonRequest } from '../test/harness.ts';
 import {
   createClusterDatabase,
   freePort,
@@ -14,7 +15,7 @@ import {
   type InstanceOptions,
 } from './instance.ts';
 import { findNginx, startNginx, UPSTREAM_HEADER, type Nginx } from './nginx.ts';
-import { openSse, type SseEvent } from './sse.ts';
+import { openSse, type SseEvent } from '../test/sse.ts';
 
 /**
  * docs/architecture.md §3: stateless instances on one PostgreSQL behind a reverse proxy. Two real server
@@ -130,10 +131,6 @@ function browserHeaders(cookie: string): Record<string, string> {
   return { Cookie: cookie, Origin: proxy().origin };
 }
 
-function syncHeaders(headers: Record<string, string> = {}): Record<string, string> {
-  return { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION), ...headers };
-}
-
 interface Session {
   cookie: string;
   userId: string;
@@ -160,26 +157,6 @@ function customer(): Promise<Session> {
   return customerSession;
 }
 
-/** A favourite document as the PWA pushes it (the server keeps only the flight and the owner). */
-function favouriteDoc(userId: string, flightId: string) {
-  return {
-    id: flightId,
-    userId,
-    flightId,
-    airlineId: randomUUID(),
-    airlineName: 'Cluster Air',
-    origin: 'Argentina',
-    destination: 'Chile',
-    departureDate: '2030-01-01',
-    departureHour: '08:30',
-    arrivalHour: '10:45',
-    priceCents: 100,
-    logo: '',
-    createdAt: Date.now(),
-    _deleted: false,
-  };
-}
-
 function pushFavourite(
   prefix: string,
   auth: Record<string, string>,
@@ -190,7 +167,7 @@ function pushFavourite(
     `${prefix}/api/sync/favourites/push`,
     jsonRequest(
       'POST',
-      { rows: [{ newDocumentState: favouriteDoc(userId, flightId) }] },
+      { rows: [{ newDocumentState: pushedFavourite(userId, flightId) }] },
       syncHeaders(auth),
     ),
   );
@@ -608,7 +585,7 @@ test('6. a rolling restart (SIGTERM A, restart it, then B) loses no accepted che
           '/api/sync/favourites/push',
           jsonRequest(
             'POST',
-            { rows: [{ newDocumentState: favouriteDoc(buyer.id, favourite) }] },
+            { rows: [{ newDocumentState: pushedFavourite(buyer.id, favourite) }] },
             syncHeaders(buyer.headers),
           ),
         ),

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { insertAirline, insertFlights } from '../sync/test-fixtures.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { createTestDatabase } from '../test/harness.ts';
 import { createSql } from './client.ts';
 import { beginRetryingDeadlocks } from './locks.ts';
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { createTestDatabase } from '../test/database.ts';
+import { createTestDatabase } from '../test/harness.ts';
 import { EditedMigrationError, migrate } from './migrate.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createTestDatabase } from '../test/database.ts';
+import { createTestDatabase } from '../test/harness.ts';
 import { createSql } from './client.ts';
 import { inPipelinedTransaction } from './pipelined-transaction.ts';
 

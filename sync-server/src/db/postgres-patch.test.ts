@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { expect, test } from 'vitest';
-import { createTestDatabase } from '../test/database.ts';
+import { createTestDatabase } from '../test/harness.ts';
 
 /**
  * patches/postgres@3.4.9.patch (upstream issues #1189, #1210; PR #1218): postgres.js skipped the

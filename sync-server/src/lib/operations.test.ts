@@ -5,24 +5,26 @@ import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createApp } from '../app.ts';
 import { createSql } from '../db/client.ts';
 import {
+  cardPayment,
   checkInvariants,
   insertBuyers,
   insertFlight,
+  INVARIANTS_HOLD,
   putInCart,
+  ticketsOf,
 } from '../features/checkout/testing.ts';
 import { createPayments, createTestPaymentProvider } from '../payments/index.ts';
 import { delay, withFaults } from '../payments/faults.ts';
 import { insertUser } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { createTestApp, createTestHarness } from '../test/harness.ts';
 import { shutDownGracefully, trackRequests } from './graceful-shutdown.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { createLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 
-const { sql, url } = await createTestDatabase();
+const { sql, url } = await createTestHarness();
 const silent = createLogger('silent');
 
 /** A logger whose JSON lines the test can read. */
@@ -40,7 +42,7 @@ function capturingLogger() {
 describe('health', () => {
   test('liveness answers while draining; readiness only while serving', async () => {
     const lifecycle = new Lifecycle();
-    const app = createApp({ sql, logger: silent, lifecycle });
+    const { app } = createTestApp(sql, { lifecycle });
     expect((await app.request('/api/health/live')).status).toBe(200);
     expect((await app.request('/api/health/ready')).status).toBe(200);
     expect((await app.request('/api/health')).status).toBe(200);
@@ -53,7 +55,7 @@ describe('health', () => {
 
   test('readiness fails while the database is unreachable', async () => {
     const unreachable = createSql('postgres://postgres@127.0.0.1:9/nowhere', { max: 1 });
-    const app = createApp({ sql: unreachable, logger: silent });
+    const { app } = createTestApp(unreachable);
     const ready = await app.request('/api/health/ready');
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 'database_unavailable' });
@@ -65,7 +67,7 @@ describe('health', () => {
 describe('request ids', () => {
   test('every answer carries one, error answers name it, and log lines carry it', async () => {
     const { logger, lines } = capturingLogger();
-    const app = createApp({ sql, logger });
+    const { app } = createTestApp(sql, { logger });
     const missing = await app.request(`/api/flights/${randomUUID()}`);
     const id = missing.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -88,22 +90,17 @@ describe('request ids', () => {
 describe('metrics', () => {
   test('count answers by route pattern, checkout outcomes, sync requests and open streams', async () => {
     const metrics = createMetrics({ sql, applicationName: 'skyport-metrics-test', poolMax: 7 });
-    const app = createApp({ sql, logger: silent, metrics });
+    const { app } = createTestApp(sql, { metrics });
     const airline = await insertUser(sql, { role: 'airline', airlineStatus: 'approved' });
     const flight = await insertFlight(sql, airline.airlineId!, { priceCents: 100_00, tickets: 5 });
     const [buyer] = await insertBuyers(sql, 1);
     await app.request(`/api/flights/${flight}`);
     await app.request(`/api/flights/${randomUUID()}`);
     await putInCart(sql, buyer!.id, flight, 1);
-    const paid = await app.request('/api/stripe', {
-      method: 'POST',
-      headers: {
-        ...buyer!.headers,
-        'Content-Type': 'application/json',
-        'Idempotency-Key': randomUUID(),
-      },
-      body: JSON.stringify({ id: 'pm_card_visa', amount: 100_10, receipt_email: 'b@example.test' }),
-    });
+    const paid = await app.request(
+      '/api/stripe',
+      cardPayment(buyer!.headers, { id: 'pm_card_visa', amount: 100_10 }, randomUUID()),
+    );
     expect(paid.status).toBe(200);
     const sync = { headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) } };
     await app.request('/api/sync/flights/pull?limit=10', sync);
@@ -152,7 +149,7 @@ describe('graceful shutdown', () => {
     const start = async () => {
       const appSql = createSql(url, { max: 10 });
       const lifecycle = new Lifecycle();
-      const app = createApp({ sql: appSql, logger: silent, payments: payments(), lifecycle });
+      const { app } = createTestApp(appSql, { payments: payments(), lifecycle });
       const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
       servers.push(server);
       const requests = trackRequests(server);
@@ -177,19 +174,10 @@ describe('graceful shutdown', () => {
     const streamText = stream.text();
 
     const checkout = (base: string, index: number) =>
-      fetch(`${base}/api/stripe`, {
-        method: 'POST',
-        headers: {
-          ...buyers[index]!.headers,
-          'Content-Type': 'application/json',
-          'Idempotency-Key': keys[index]!,
-        },
-        body: JSON.stringify({
-          id: 'pm_card_visa',
-          amount: 50_05,
-          receipt_email: 'b@example.test',
-        }),
-      }).then(
+      fetch(
+        `${base}/api/stripe`,
+        cardPayment(buyers[index]!.headers, { id: 'pm_card_visa', amount: 50_05 }, keys[index]),
+      ).then(
         (response) => response.status,
         // Refused, or reset while waiting in the listener's backlog: never reached the app.
         () => 'no connection' as const,
@@ -235,16 +223,8 @@ describe('graceful shutdown', () => {
     const retried = await Promise.all(buyers.map((_, i) => checkout(second.base, i)));
     expect(retried).toEqual(Array(30).fill(200));
     expect(await orderCount()).toBe(30);
-    const [stock] = await sql<
-      { tickets: number }[]
-    >`SELECT tickets FROM flights WHERE id = ${flight}`;
-    expect(stock!.tickets).toBe(1000 - 30);
-    expect(await checkInvariants(sql)).toEqual({
-      orders_without_capture: 0,
-      captures_without_order: 0,
-      sales_mismatch: 0,
-      lines_without_sale: 0,
-    });
+    expect(await ticketsOf(sql, flight)).toBe(1000 - 30);
+    expect(await checkInvariants(sql)).toEqual(INVARIANTS_HOLD);
     console.log(
       `shutdown under a checkout storm: ${inFlightAtDrain} in flight at SIGTERM, ${paid} paid before exit, ` +
         `${statuses.length - paid} without a connection (retried elsewhere), drained in ${Math.round(drainMs)} ms`,

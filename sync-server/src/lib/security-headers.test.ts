@@ -3,15 +3,11 @@ import { mkdtemp, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { calculateTotals } from '@skyport/shared';
-import { createApp } from '../app.ts';
-import { insertFlight, jsonRequest, newBuyer, putInCart } from '../features/checkout/testing.ts';
-import { createActors } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
-import { createLogger } from './logger.ts';
+import { buyerWithCart, startCheckout } from '../features/checkout/testing.ts';
+import { createTestApp, createTestHarness } from '../test/harness.ts';
 import { HSTS, inlineScriptHashes } from './security-headers.ts';
 
-const db = await createTestDatabase();
+const { sql, actors, app: apiOnly } = await createTestHarness({ actors: true });
 
 // A small built PWA: an index.html with an inline script (like the theme script and the loader
 // of the real build) and one hashed asset.
@@ -38,10 +34,7 @@ afterAll(async () => {
 });
 
 function app(trustProxy = false) {
-  return createApp(
-    { sql: db.sql, logger: createLogger('silent'), identity: { trustProxy } },
-    { publicDir },
-  );
+  return createTestApp(sql, { identity: { trustProxy }, publicDir }).app;
 }
 
 /** The directives of a CSP header, by name. */
@@ -132,7 +125,6 @@ describe('every answer carries the security headers', () => {
   });
 
   test('without a built PWA the API answers still carry them (no hashes to allow)', async () => {
-    const apiOnly = createApp({ sql: db.sql, logger: createLogger('silent') });
     const response = await apiOnly.request('/api/no-such-route');
     expect(response.status).toBe(404);
     const csp = directives(response.headers.get('content-security-policy'));
@@ -274,19 +266,14 @@ describe('hashed assets', () => {
 
 describe("the test wallet's approval page (HTML the server renders itself)", () => {
   test('carries the headers and holds nothing the policy refuses', async () => {
-    const actors = await createActors(db.sql);
-    const flight = await insertFlight(db.sql, actors.airline.airlineId!, { priceCents: 45_00 });
-    const buyer = await newBuyer(db.sql);
-    await putInCart(db.sql, buyer.id, flight, 1);
+    const buyer = await buyerWithCart(sql, actors.airline.airlineId!, {
+      priceCents: 45_00,
+      amount: 1,
+    });
     const shop = app();
-    const amount = calculateTotals([{ unitPriceCents: 45_00, amount: 1 }]).totalCents;
     const start = await shop.request(
       '/api/checkout',
-      jsonRequest(
-        'POST',
-        { method: 'wallet', amount },
-        { ...buyer.headers, 'Idempotency-Key': randomUUID() },
-      ),
+      startCheckout(buyer.headers, { method: 'wallet', amount: buyer.total }, randomUUID()),
     );
     expect(start.status).toBe(202);
     const { approvalUrl } = (await start.json()) as { approvalUrl: string };

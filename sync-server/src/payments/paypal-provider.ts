@@ -1,13 +1,5 @@
 import { WALLET_CURRENCY, formatCents } from '@skyport/shared';
-import {
-  PaymentDeclinedError,
-  PaymentUnavailableError,
-  type Authorization,
-  type PaymentMethod,
-  type PaymentProvider,
-  type WalletOrder,
-  type WalletUrls,
-} from './provider.ts';
+import { PaymentDeclinedError, PaymentUnavailableError, type PaymentProvider } from './provider.ts';
 
 /**
  * PayPal wallet through Orders v2 (spec §7: "order in USD for the total, no shipping").
@@ -151,16 +143,13 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
       : undefined;
   }
 
+  // The methods' parameter and answer types are PaymentProvider's (provider.ts).
   return {
     name: 'paypal',
     methods: ['wallet'],
     normalizeCardMethod: (id) => id.trim(),
 
-    async createWalletOrder(
-      amountCents: number,
-      idempotencyKey: string,
-      urls: WalletUrls,
-    ): Promise<WalletOrder> {
+    async createWalletOrder(amountCents, idempotencyKey, urls) {
       const order = await api<PayPalOrder>(
         'POST',
         '/v2/checkout/orders',
@@ -194,11 +183,7 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
       return { orderId: order.id, approvalUrl: link.href };
     },
 
-    async authorize(
-      amountCents: number,
-      idempotencyKey: string,
-      method: PaymentMethod,
-    ): Promise<Authorization> {
+    async authorize(amountCents, idempotencyKey, method) {
       if (method.type !== 'wallet')
         throw new PaymentDeclinedError('unsupported_method', 'PayPal takes wallet payments only');
       let order: PayPalOrder;
@@ -241,7 +226,7 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
       return { id: authorization.id, amountCents };
     },
 
-    async capture(authorizationId: string, amountCents: number, idempotencyKey: string) {
+    async capture(authorizationId, amountCents, idempotencyKey) {
       try {
         await api(
           'POST',
@@ -259,7 +244,7 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
       }
     },
 
-    async release(authorizationId: string, idempotencyKey: string) {
+    async release(authorizationId, idempotencyKey) {
       try {
         await api(
           'POST',

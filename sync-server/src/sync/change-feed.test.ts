@@ -1,7 +1,7 @@
 import { afterAll, expect, inject, test } from 'vitest';
 import { createSql } from '../db/client.ts';
 import { createLogger } from '../lib/logger.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { createTestDatabase } from '../test/harness.ts';
 import { createChangeFeed, type ChangeListener } from './change-feed.ts';
 import { insertAirline, insertFlights } from './test-fixtures.ts';
 

@@ -1,24 +1,27 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createApp } from '../app.ts';
 import { createSql } from '../db/client.ts';
 import { FLIGHT_NOT_FOUND } from '../features/cart/queries.ts';
-import { createLogger } from '../lib/logger.ts';
-import { createActors, type Actor, type ActorName } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
+import type { Actor } from '../test/actors.ts';
+import { createTestHarness } from '../test/harness.ts';
 import { selectChanges } from './documents.ts';
-import { insertAirline, insertFlights, pullUrl, pushInit, syncHeaders } from './test-fixtures.ts';
+import {
+  insertAirline,
+  insertFlights,
+  pullUrl,
+  pushedCartLine,
+  pushInit,
+  syncHeaders,
+} from './test-fixtures.ts';
 
 /**
  * docs/architecture.md §4: "a pull never skips a row committed concurrently". Writers and pullers run at the
  * same time on real PostgreSQL; at the end every puller must hold exactly the server's rows.
  */
 
-const { sql, url } = await createTestDatabase();
+const { sql, url, app, actors } = await createTestHarness({ actors: true });
 // Writers get their own connections, so that many transactions are really open at once.
 const writerSql = createSql(url, { max: 12 });
-const app = createApp({ sql, logger: createLogger(process.env.SYNC_TEST_LOG ?? 'silent') });
-let actors: Record<ActorName, Actor>;
 let airlineId: string;
 
 afterAll(async () => {
@@ -26,7 +29,6 @@ afterAll(async () => {
 });
 
 beforeAll(async () => {
-  actors = await createActors(sql);
   airlineId = await insertAirline(sql, 'Concurrency Air');
   await insertFlights(sql, airlineId, 20);
 });
@@ -132,22 +134,9 @@ async function runConcurrentWriters(): Promise<{ flights: number; cart: number; 
     const cartPusher = async () => {
       for (let round = 0; round < 20; round++) {
         const flightId = flightIds[randomInt(20)]!;
-        const doc = {
-          id: flightId,
-          userId,
-          flightId,
-          airlineId,
-          airlineName: 'x',
-          origin: 'Argentina',
-          destination: 'Chile',
-          priceCents: 100,
-          logo: '',
-          departureHour: '08:30',
-          arrivalHour: '10:45',
-          tickets: 1,
-          amount: 1 + randomInt(5),
+        const doc = pushedCartLine(userId, flightId, 1 + randomInt(5), {
           _deleted: randomInt(4) === 0,
-        };
+        });
         const response = await app.request(
           '/api/sync/cart/push',
           pushInit(customer.headers(), { rows: [{ newDocumentState: doc }] }),

@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../app.ts';
+import { describe, expect, test } from 'vitest';
 import { FLIGHT_NOT_FOUND } from '../features/cart/queries.ts';
-import { createLogger } from '../lib/logger.ts';
-import { createActors, insertUser, type Actor, type ActorName } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
-import { insertFlights, pullUrl, pushInit, syncHeaders } from './test-fixtures.ts';
+import { insertUser, type Actor } from '../test/actors.ts';
+import { createTestHarness } from '../test/harness.ts';
+import {
+  insertFlights,
+  pullUrl,
+  pushedCartLine,
+  pushedFavourite,
+  pushInit,
+  syncHeaders,
+  type SyncTestDoc,
+} from './test-fixtures.ts';
 
 /**
  * Deleted flights everywhere (issue 14): a flight's deletion, by its airline or with its airline,
@@ -14,19 +20,13 @@ import { insertFlights, pullUrl, pushInit, syncHeaders } from './test-fixtures.t
  * refused as `PUT /api/cart` refuses it, and writes nothing; removing one is still allowed.
  */
 
-const { sql } = await createTestDatabase();
-const app = createApp({ sql, logger: createLogger('silent') });
-let actors: Record<ActorName, Actor>;
+const { sql, app, actors } = await createTestHarness({ actors: true });
 
-type Doc = Record<string, unknown> & { id: string; _deleted: boolean };
+type Doc = SyncTestDoc;
 interface Checkpoint {
   revision: number;
   id: string;
 }
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-});
 
 function push(collection: 'cart' | 'favourites', rows: unknown[], actor: Actor) {
   return app.request(`/api/sync/${collection}/push`, pushInit(actor.headers(), { rows }));
@@ -44,46 +44,9 @@ async function pull(
   return (await response.json()) as { documents: Doc[]; checkpoint: Checkpoint | null };
 }
 
-/** A cart line as the PWA pushes it (the snapshot is the server's to fill). */
-function cartDoc(actor: Actor, flightId: string, amount: number, extra: Partial<Doc> = {}): Doc {
-  return {
-    id: flightId,
-    userId: actor.user!.id,
-    flightId,
-    airlineId: randomUUID(),
-    airlineName: 'Test Air',
-    origin: 'Argentina',
-    destination: 'Chile',
-    priceCents: 1,
-    logo: '',
-    departureHour: '08:30',
-    arrivalHour: '10:45',
-    tickets: 100,
-    amount,
-    _deleted: false,
-    ...extra,
-  };
-}
-
-function favouriteDoc(actor: Actor, flightId: string, extra: Partial<Doc> = {}): Doc {
-  return {
-    id: flightId,
-    userId: actor.user!.id,
-    flightId,
-    airlineId: randomUUID(),
-    airlineName: 'Test Air',
-    origin: 'Argentina',
-    destination: 'Chile',
-    departureDate: '2030-01-01',
-    departureHour: '08:30',
-    arrivalHour: '10:45',
-    priceCents: 100,
-    logo: '',
-    createdAt: Date.now(),
-    _deleted: false,
-    ...extra,
-  };
-}
+const cartDoc = (actor: Actor, flightId: string, amount: number, extra: Partial<Doc> = {}) =>
+  pushedCartLine(actor.user!.id, flightId, amount, extra);
+const favouriteDoc = (actor: Actor, flightId: string) => pushedFavourite(actor.user!.id, flightId);
 
 /** Puts `flightIds` in the actor's cart (amount 2) and favourites through sync pushes. */
 async function saveLinesAndFavourites(actor: Actor, flightIds: readonly string[]) {

@@ -6,6 +6,7 @@ import type {
 } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
+import { FLIGHT_WIRE_COLUMNS } from '../db/flight-row.ts';
 
 /** The pool or a transaction: every query here runs on either. */
 export type Queryable = Sql | postgres.TransactionSql;
@@ -85,6 +86,16 @@ const hour = (column: string) => `to_char(${column}, 'HH24:MI')`;
  */
 const FLIGHT_DELETED = `CASE WHEN f.deleted THEN true END AS "flightDeleted"`;
 /**
+ * A user's row about one flight (a favourite, a cart line, both keyed by the flight) with the
+ * server's summary of that flight, joined as `f`.
+ */
+const flightLine = (alias: string) =>
+  `${alias}.flight_id AS id, ${alias}.user_id AS "userId", ${alias}.flight_id AS "flightId",
+      f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
+      f.price_cents AS "priceCents", f.logo, ${hour('f.departure_hour')} AS "departureHour",
+      ${hour('f.arrival_hour')} AS "arrivalHour"`;
+
+/**
  * The queries below are built from constant text per collection, so each connection prepares
  * each of them once (postgres.js leaves `unsafe` queries unprepared by default: parsed and
  * planned on every call).
@@ -111,11 +122,7 @@ const QUERIES: Readonly<
   >
 > = {
   flights: {
-    select: `f.id, f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
-      ${day('f.departure_date')} AS "departureDate", ${hour('f.departure_hour')} AS "departureHour",
-      ${day('f.arrival_date')} AS "arrivalDate", ${hour('f.arrival_hour')} AS "arrivalHour",
-      f.duration_estimated AS "durationEstimated", f.price_cents AS "priceCents", f.tickets, f.logo,
-      f.description, ${ms('f.created_at')} AS "createdAt", f.revision, f.deleted`,
+    select: `${FLIGHT_WIRE_COLUMNS}, f.revision, f.deleted`,
     from: 'flights f',
     revisionColumn: 'f.revision',
     txColumn: 'f.txid',
@@ -135,10 +142,7 @@ const QUERIES: Readonly<
     txColumn: 'r.txid',
   },
   favourites: {
-    select: `fv.flight_id AS id, fv.user_id AS "userId", fv.flight_id AS "flightId",
-      f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
-      ${day('f.departure_date')} AS "departureDate", ${hour('f.departure_hour')} AS "departureHour",
-      ${hour('f.arrival_hour')} AS "arrivalHour", f.price_cents AS "priceCents", f.logo,
+    select: `${flightLine('fv')}, ${day('f.departure_date')} AS "departureDate",
       ${ms('fv.created_at')} AS "createdAt", ${FLIGHT_DELETED}, fv.revision, fv.deleted`,
     from: 'favourites fv JOIN flights f ON f.id = fv.flight_id',
     partitionColumn: 'fv.user_id',
@@ -146,10 +150,7 @@ const QUERIES: Readonly<
     txColumn: 'fv.txid',
   },
   cart: {
-    select: `c.flight_id AS id, c.user_id AS "userId", c.flight_id AS "flightId",
-      f.airline_id AS "airlineId", f.airline_name AS "airlineName", f.origin, f.destination,
-      f.price_cents AS "priceCents", f.logo, ${hour('f.departure_hour')} AS "departureHour",
-      ${hour('f.arrival_hour')} AS "arrivalHour", CASE WHEN f.deleted THEN 0 ELSE f.tickets END AS tickets,
+    select: `${flightLine('c')}, CASE WHEN f.deleted THEN 0 ELSE f.tickets END AS tickets,
       c.amount, ${FLIGHT_DELETED}, c.revision, c.deleted`,
     from: 'cart_lines c JOIN flights f ON f.id = c.flight_id',
     partitionColumn: 'c.user_id',

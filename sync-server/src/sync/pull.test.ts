@@ -1,8 +1,6 @@
 import { beforeAll, expect, test } from 'vitest';
-import { createApp } from '../app.ts';
-import { createLogger } from '../lib/logger.ts';
-import { createActors, type Actor, type ActorName } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { type Actor } from '../test/actors.ts';
+import { createTestHarness } from '../test/harness.ts';
 import {
   insertAirline,
   insertFlights,
@@ -11,9 +9,7 @@ import {
   syncHeaders,
 } from './test-fixtures.ts';
 
-const { sql } = await createTestDatabase();
-const app = createApp({ sql, logger: createLogger('silent') });
-let actors: Record<ActorName, Actor>;
+const { sql, app, actors } = await createTestHarness({ actors: true });
 let airlineId: string;
 let flightIds: string[];
 
@@ -46,7 +42,6 @@ async function pullAll(collection: string, limit: number, actor?: Actor) {
 }
 
 beforeAll(async () => {
-  actors = await createActors(sql);
   airlineId = await insertAirline(sql);
   flightIds = await insertFlights(sql, airlineId, 25);
 });

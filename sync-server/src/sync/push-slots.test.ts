@@ -1,12 +1,16 @@
 import { expect, test } from 'vitest';
-import { createApp } from '../app.ts';
-import { createSql } from '../db/client.ts';
-import { createSession } from '../features/identity/sessions.ts';
-import { createLogger } from '../lib/logger.ts';
-import { insertUser } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { createSql, type Sql } from '../db/client.ts';
+import { insertSignedInUser, insertUser } from '../test/actors.ts';
+import { createTestApp, createTestHarness } from '../test/harness.ts';
 import { pushChanges } from './push.ts';
-import { insertAirline, insertFlights, pullUrl, pushInit, syncHeaders } from './test-fixtures.ts';
+import {
+  insertAirline,
+  insertFlights,
+  pullUrl,
+  pushedFavourite,
+  pushInit,
+  syncHeaders,
+} from './test-fixtures.ts';
 
 /**
  * A storm of sync pushes cannot hold up a checkout or a page: pushes take at most all but two
@@ -18,7 +22,48 @@ import { insertAirline, insertFlights, pullUrl, pushInit, syncHeaders } from './
  * query on the same pool of four still answers at once.
  */
 
-const { sql, url } = await createTestDatabase();
+const { sql, url } = await createTestHarness();
+
+/**
+ * Takes the partition locks of `userIds` in a transaction on `holder` and keeps them until
+ * `release()`, so that pushes of those users wait inside their own transactions.
+ */
+async function holdPartitionLocks(holder: Sql, userIds: readonly string[]) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const allLocked = new Promise<void>((resolve) => (locked = resolve));
+  const holding = holder.begin(async (tx) => {
+    for (const id of userIds) await tx`SELECT lock_partition(${id})`;
+    locked();
+    await released;
+  });
+  await allLocked;
+  return {
+    async release() {
+      release();
+      await holding;
+    },
+  };
+}
+
+/** Waits until exactly `count` sessions wait for an advisory lock (a partition's). */
+async function waitForLockWaiters(count: number) {
+  await expect
+    .poll(
+      async () =>
+        (
+          await sql<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`
+        )[0]!.n,
+    )
+    .toBe(count);
+}
+
+/** A favourite of the customer's, as a push row. */
+function favouriteRow(userId: string, flightId: string) {
+  return { newDocumentState: pushedFavourite(userId, flightId) };
+}
 
 test('pushes held in their transactions leave two connections free; they all finish after', async () => {
   const pool = createSql(url, { max: 4 });
@@ -28,33 +73,17 @@ test('pushes held in their transactions leave two connections free; they all fin
     const [flightId] = await insertFlights(sql, airlineId, 1);
     const customers = await Promise.all(Array.from({ length: 8 }, () => insertUser(sql)));
 
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const allLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holding = holder.begin(async (tx) => {
-      for (const customer of customers) await tx`SELECT lock_partition(${customer.id})`;
-      locked();
-      await released;
-    });
-    await allLocked;
+    const locks = await holdPartitionLocks(
+      holder,
+      customers.map((customer) => customer.id),
+    );
 
     const pushes = customers.map((customer) =>
-      pushChanges(pool, customer, 'favourites', {
-        rows: [favouriteRow(customer.id, flightId!, airlineId)],
-      }),
+      pushChanges(pool, customer, 'favourites', { rows: [favouriteRow(customer.id, flightId!)] }),
     );
 
     // Two pushes wait for their partition locks inside their transactions, six wait for a slot.
-    await expect
-      .poll(
-        async () =>
-          (
-            await sql<{ n: number }[]>`
-              SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`
-          )[0]!.n,
-      )
-      .toBe(2);
+    await waitForLockWaiters(2);
     const started = performance.now();
     const [answer] = await Promise.race([
       pool<{ ok: number }[]>`SELECT 1 AS ok`,
@@ -65,8 +94,7 @@ test('pushes held in their transactions leave two connections free; they all fin
     expect(answer).toEqual({ ok: 1 });
     expect(performance.now() - started).toBeLessThan(1_000);
 
-    release();
-    await holding;
+    await locks.release();
     await Promise.all(pushes);
     const [live] = await sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM favourites WHERE flight_id = ${flightId!} AND NOT deleted`;
@@ -76,28 +104,6 @@ test('pushes held in their transactions leave two connections free; they all fin
     await holder.end({ timeout: 1 });
   }
 });
-
-/** A favourite of the customer's, as a push row. */
-function favouriteRow(userId: string, flightId: string, airlineId: string) {
-  return {
-    newDocumentState: {
-      id: flightId,
-      userId,
-      flightId,
-      airlineId,
-      airlineName: 'Slots Air',
-      origin: 'Argentina',
-      destination: 'Chile',
-      departureDate: '2030-01-01',
-      departureHour: '08:30',
-      arrivalHour: '10:45',
-      priceCents: 100,
-      logo: '',
-      createdAt: Date.now(),
-      _deleted: false,
-    },
-  };
-}
 
 /** Whether the answer comes within `ms` (the request goes on either way). */
 async function answersWithin(answer: Response | Promise<Response>, ms: number): Promise<boolean> {
@@ -110,44 +116,23 @@ test("sync requests use sync's own pool: with it taken, the cart and the catalog
   // One connection: one push waiting for its partition lock inside its transaction takes it all.
   const syncPool = createSql(url, { max: 1 });
   const holder = createSql(url, { max: 1 });
-  const app = createApp({ sql: pool, syncSql: syncPool, logger: createLogger('silent') });
+  const { app } = createTestApp(pool, { syncSql: syncPool });
   try {
     const airlineId = await insertAirline(sql, 'Slots Air');
     const [flightId] = await insertFlights(sql, airlineId, 1);
-    const customers = await Promise.all(
-      Array.from({ length: 3 }, async () => {
-        const user = await insertUser(sql);
-        const { token } = await createSession(sql, user.id, 3600);
-        return { user, headers: { Authorization: `Bearer ${token}` } };
-      }),
+    const customers = await Promise.all(Array.from({ length: 3 }, () => insertSignedInUser(sql)));
+    const locks = await holdPartitionLocks(
+      holder,
+      customers.map((customer) => customer.id),
     );
 
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const allLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holding = holder.begin(async (tx) => {
-      for (const { user } of customers) await tx`SELECT lock_partition(${user.id})`;
-      locked();
-      await released;
-    });
-    await allLocked;
-
-    const pushes = customers.map(({ user, headers }) =>
+    const pushes = customers.map(({ id, headers }) =>
       app.request(
         '/api/sync/favourites/push',
-        pushInit(headers, { rows: [favouriteRow(user.id, flightId!, airlineId)] }),
+        pushInit(headers, { rows: [favouriteRow(id, flightId!)] }),
       ),
     );
-    await expect
-      .poll(
-        async () =>
-          (
-            await sql<{ n: number }[]>`
-              SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`
-          )[0]!.n,
-      )
-      .toBe(1);
+    await waitForLockWaiters(1);
 
     // The control: the sync pool is taken (a pull cannot even look its session up).
     const pull = app.request(pullUrl('favourites'), {
@@ -161,8 +146,7 @@ test("sync requests use sync's own pool: with it taken, the cart and the catalog
     expect([cart.status, page.status]).toEqual([200, 200]);
     expect(performance.now() - started).toBeLessThan(1_000);
 
-    release();
-    await holding;
+    await locks.release();
     expect((await Promise.all(pushes)).map((r) => r.status)).toEqual([200, 200, 200]);
     expect((await pull).status).toBe(200);
   } finally {

@@ -12,27 +12,26 @@ import {
   messages,
 } from '@skyport/shared';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createApp, MAX_BODY_BYTES, SYNC_PUSH_MAX_BODY_BYTES } from '../app.ts';
-import { createSession } from '../features/identity/sessions.ts';
-import { createLogger } from '../lib/logger.ts';
-import { createActors, insertUser, type Actor, type ActorName } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { MAX_BODY_BYTES, SYNC_PUSH_MAX_BODY_BYTES } from '../app.ts';
+import { insertSignedInUser, type Actor } from '../test/actors.ts';
+import { createTestHarness } from '../test/harness.ts';
 import {
   insertAirline,
   insertFlights,
   insertOrder,
   pullUrl,
+  pushedCartLine,
+  pushedFavourite,
   pushInit,
   syncHeaders,
+  type SyncTestDoc,
 } from './test-fixtures.ts';
 
-const { sql } = await createTestDatabase();
-const app = createApp({ sql, logger: createLogger('silent') });
-let actors: Record<ActorName, Actor>;
+const { sql, app, actors } = await createTestHarness({ actors: true });
 let flightIds: string[];
 let customerId: string;
 
-type Doc = Record<string, unknown> & { id: string; _deleted: boolean };
+type Doc = SyncTestDoc;
 
 async function push(collection: string, rows: unknown[], actor: Actor = actors.customer) {
   return app.request(`/api/sync/${collection}/push`, pushInit(actor.headers(), { rows }));
@@ -47,49 +46,11 @@ async function pullDocs(collection: string, actor: Actor = actors.customer): Pro
 }
 
 /** A cart line document as the PWA writes it (its snapshot may be stale; only amount counts). */
-function cartDoc(
-  flightId: string,
-  amount: number,
-  userId = customerId,
-  extra: Partial<Doc> = {},
-): Doc {
-  return {
-    id: flightId,
-    userId,
-    flightId,
-    airlineId: randomUUID(),
-    airlineName: 'Stale name',
-    origin: 'Argentina',
-    destination: 'Chile',
-    priceCents: 1,
-    logo: '',
-    departureHour: '08:30',
-    arrivalHour: '10:45',
-    tickets: 100,
-    amount,
-    _deleted: false,
-    ...extra,
-  };
-}
+const cartDoc = (flightId: string, amount: number, userId = customerId, extra: Partial<Doc> = {}) =>
+  pushedCartLine(userId, flightId, amount, extra);
 
-function favouriteDoc(flightId: string, userId = customerId, deleted = false): Doc {
-  return {
-    id: flightId,
-    userId,
-    flightId,
-    airlineId: randomUUID(),
-    airlineName: 'Test Air',
-    origin: 'Argentina',
-    destination: 'Chile',
-    departureDate: '2030-01-01',
-    departureHour: '08:30',
-    arrivalHour: '10:45',
-    priceCents: 100,
-    logo: '',
-    createdAt: Date.now(),
-    _deleted: deleted,
-  };
-}
+const favouriteDoc = (flightId: string, userId = customerId, deleted = false) =>
+  pushedFavourite(userId, flightId, { _deleted: deleted });
 
 async function countRows() {
   const [row] = await sql<
@@ -102,7 +63,6 @@ async function countRows() {
 }
 
 beforeAll(async () => {
-  actors = await createActors(sql);
   customerId = actors.customer.user!.id;
   const airlineId = await insertAirline(sql);
   flightIds = await insertFlights(sql, airlineId, 12);
@@ -541,14 +501,9 @@ describe('push size: the body limit fits PUSH_MAX_ROWS full RxDB rows', () => {
   });
 
   beforeAll(async () => {
-    const user = await insertUser(sql, { role: 'customer' });
-    pusherId = user.id;
-    const session = await createSession(sql, user.id, 3600);
-    pusher = {
-      ...actors.customer,
-      user,
-      headers: () => ({ Authorization: `Bearer ${session.token}` }),
-    };
+    const signedIn = await insertSignedInUser(sql);
+    pusherId = signedIn.id;
+    pusher = { ...actors.customer, user: signedIn.user, headers: () => signedIn.headers };
     manyFlights = await insertFlights(sql, await insertAirline(sql, 'Bulk Air'), PUSH_MAX_ROWS + 1);
   });
 

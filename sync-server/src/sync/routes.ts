@@ -18,8 +18,8 @@ import { AppError, ErrorCode } from '../lib/errors.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import { validate } from '../lib/validate.ts';
-import { createAccessWatch, type AccessWatch } from './access-watch.ts';
-import { createChangeFeed, type ChangeFeed } from './change-feed.ts';
+import { createAccessWatch } from './access-watch.ts';
+import { createChangeFeed } from './change-feed.ts';
 import { resolvePartition } from './partitions.ts';
 import { pullChanges } from './pull.ts';
 import { pushChanges, pushPartition } from './push.ts';
@@ -42,35 +42,43 @@ export type SyncRouteDeps = Pick<AppDeps, 'sql' | 'logger' | 'identity'> & {
   streams?: Partial<StreamLimits>;
 };
 
-/** One change feed per database handle (one LISTEN connection per server instance). */
-const feeds = new WeakMap<Sql, ChangeFeed>();
-export function changeFeedFor(deps: Pick<AppDeps, 'sql' | 'logger'>): ChangeFeed {
-  let feed = feeds.get(deps.sql);
-  if (!feed) {
-    feed = createChangeFeed(deps.sql, deps.logger);
-    feeds.set(deps.sql, feed);
-  }
-  return feed;
+/**
+ * One `T` per database handle, made on first use: what holds the instance's LISTEN connection
+ * (a handle is one instance's pool).
+ */
+function onePerHandle<T extends { close(): Promise<void> }>(
+  create: (sql: Sql, logger: AppDeps['logger']) => T,
+) {
+  const made = new WeakMap<Sql, T>();
+  return {
+    get(deps: Pick<AppDeps, 'sql' | 'logger'>): T {
+      let value = made.get(deps.sql);
+      if (!value) {
+        value = create(deps.sql, deps.logger);
+        made.set(deps.sql, value);
+      }
+      return value;
+    },
+    /** Closes the handle's one, if it was made; the next `get` makes a new one. */
+    async close(sql: Sql): Promise<void> {
+      const value = made.get(sql);
+      made.delete(sql);
+      await value?.close();
+    },
+  };
 }
 
+/** One change feed per database handle (one LISTEN connection per server instance). */
+const feeds = onePerHandle(createChangeFeed);
+export const changeFeedFor = feeds.get;
+
 /** One session and access watch per database handle (on the same LISTEN connection). */
-const watches = new WeakMap<Sql, AccessWatch>();
-export function accessWatchFor(deps: Pick<AppDeps, 'sql' | 'logger'>): AccessWatch {
-  let watch = watches.get(deps.sql);
-  if (!watch) {
-    watch = createAccessWatch(deps.sql, deps.logger);
-    watches.set(deps.sql, watch);
-  }
-  return watch;
-}
+const watches = onePerHandle(createAccessWatch);
+export const accessWatchFor = watches.get;
 
 /** Stops the instance's change feed and access watch (its LISTENs) on shutdown, after the streams. */
 async function closeChangeFeed(sql: Sql): Promise<void> {
-  const feed = feeds.get(sql);
-  feeds.delete(sql);
-  const watch = watches.get(sql);
-  watches.delete(sql);
-  await Promise.all([feed?.close(), watch?.close()]);
+  await Promise.all([feeds.close(sql), watches.close(sql)]);
 }
 
 /**

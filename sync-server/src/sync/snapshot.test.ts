@@ -1,15 +1,11 @@
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { beforeAll, expect, test } from 'vitest';
-import { createApp } from '../app.ts';
-import { createLogger } from '../lib/logger.ts';
-import { createActors, type Actor, type ActorName } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { type Actor } from '../test/actors.ts';
+import { createTestHarness } from '../test/harness.ts';
 import { createSnapshotStore, snapshotRoutes, SNAPSHOT_CONTENT_TYPE } from './snapshot.ts';
 import { insertAirline, insertFlights, pullUrl, syncHeaders } from './test-fixtures.ts';
 
-const { sql } = await createTestDatabase();
-const app = createApp({ sql, logger: createLogger('silent') });
-let actors: Record<ActorName, Actor>;
+const { sql, app, actors } = await createTestHarness({ actors: true });
 let airlineId: string;
 let flightIds: string[];
 
@@ -60,7 +56,6 @@ function snapshot(collection: string, headers: Record<string, string> = {}, acto
 }
 
 beforeAll(async () => {
-  actors = await createActors(sql);
   airlineId = await insertAirline(sql);
   flightIds = await insertFlights(sql, airlineId, 40);
 });

@@ -1,12 +1,6 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp, type AppDeps } from '../app.ts';
-import { createSql, type Sql } from '../db/client.ts';
-import { createLogger } from '../lib/logger.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createMetrics, type Metrics } from '../lib/metrics.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { createTestHarness, type TestInstance } from '../test/harness.ts';
 import { openStalledReader } from './stalled-reader.ts';
 import type { StreamLimits } from './stream-limits.ts';
 import { insertAirline, insertFlights, syncHeaders } from './test-fixtures.ts';
@@ -16,37 +10,14 @@ import { insertAirline, insertFlights, syncHeaders } from './test-fixtures.ts';
  * (the bounds are about sockets), each with its own limits and metrics, on one database.
  */
 
-const { sql, url } = await createTestDatabase();
+const { sql, startInstance: startServer } = await createTestHarness();
 
-interface Instance {
-  pool: Sql;
-  server: ServerType;
-  origin: string;
-  metrics: Metrics;
-}
-const instances: Instance[] = [];
+type Instance = TestInstance & { metrics: Metrics };
 
+/** An instance (a pool of 3) with stream limits and metrics of its own. */
 async function startInstance(streams: Partial<StreamLimits>): Promise<Instance> {
-  const pool = createSql(url, { max: 3 });
   const metrics = createMetrics();
-  // `streams` reaches the sync routes with the rest of the app's dependencies.
-  const deps: AppDeps & { streams: Partial<StreamLimits> } = {
-    sql: pool,
-    logger: createLogger('silent'),
-    metrics,
-    identity: { trustProxy: true },
-    streams,
-  };
-  const app = createApp(deps);
-  const server = await new Promise<ServerType>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-      resolve(started),
-    );
-  });
-  const { port } = server.address() as AddressInfo;
-  const instance = { pool, server, origin: `http://127.0.0.1:${port}`, metrics };
-  instances.push(instance);
-  return instance;
+  return { ...(await startServer({ poolMax: 3, metrics, streams })), metrics };
 }
 
 async function openStreams(instance: Instance): Promise<number> {
@@ -67,14 +38,6 @@ let flightIds: string[];
 beforeAll(async () => {
   const airlineId = await insertAirline(sql, 'Limits Air');
   flightIds = await insertFlights(sql, airlineId, 300);
-});
-
-afterAll(async () => {
-  for (const instance of instances) {
-    (instance.server as Server).closeAllConnections();
-    instance.server.close();
-    await instance.pool.end({ timeout: 1 });
-  }
 });
 
 /** About 10 MB of flight changes: more than a stalled socket's kernel buffers take. */

@@ -1,15 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../app.ts';
-import { createSql, type Sql } from '../db/client.ts';
-import { BackgroundTasks } from '../features/identity/background.ts';
 import { createSession } from '../features/identity/sessions.ts';
 import { tokenFromMail } from '../features/identity/testing.ts';
 import type { AuthUser } from '../features/identity/users.ts';
-import { createLogger } from '../lib/logger.ts';
-import { ACTOR_PASSWORD, createActors, insertUser, type Actor } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
+import { ACTOR_PASSWORD, insertSignedInUser } from '../test/actors.ts';
+import { createTestHarness, type TestInstance } from '../test/harness.ts';
+import { CLOSED_BY_SERVER, openSse, type SseClient } from '../test/sse.ts';
 import { ACCESS_CHANNEL } from './access-watch.ts';
 import { ACCESS_ENDED_EVENT, SESSION_ENDED_EVENT } from './routes.ts';
 import { insertAirline, insertFlights, syncHeaders } from './test-fixtures.ts';
@@ -22,33 +17,10 @@ import { insertAirline, insertFlights, syncHeaders } from './test-fixtures.ts';
  * "Session end" is timed by the test's own LISTEN on the triggers' channel: the commit.
  */
 
-const { sql, url } = await createTestDatabase();
-interface Instance {
-  sql: Sql;
-  server: ServerType;
-  origin: string;
-  background: BackgroundTasks;
-}
-const instances: Instance[] = [];
-
-async function startInstance(): Promise<Instance> {
-  const pool = createSql(url, { max: 4 });
-  const background = new BackgroundTasks();
-  const app = createApp({ sql: pool, logger: createLogger('silent'), background });
-  const server = await new Promise<ServerType>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-      resolve(started),
-    );
-  });
-  const { port } = server.address() as AddressInfo;
-  const instance = { sql: pool, server, origin: `http://127.0.0.1:${port}`, background };
-  instances.push(instance);
-  return instance;
-}
-
-let a: Instance;
-let b: Instance;
-let admin: Actor;
+const { sql, startInstance, actors } = await createTestHarness({ actors: true });
+const admin = actors.superAdmin;
+let a: TestInstance;
+let b: TestInstance;
 let flightIds: string[];
 /** When the triggers' notification for each user last arrived (performance.now()). */
 const notices = new Map<string, ((at: number) => void)[]>();
@@ -58,7 +30,6 @@ const measured: Record<string, number> = {};
 beforeAll(async () => {
   a = await startInstance();
   b = await startInstance();
-  admin = (await createActors(sql)).superAdmin;
   const airlineId = await insertAirline(sql, 'Session Air');
   flightIds = await insertFlights(sql, airlineId, 5);
   await sql.listen(ACCESS_CHANNEL, (payload) => {
@@ -67,12 +38,8 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
+afterAll(() => {
   console.log('session end → stream end (ms)', JSON.stringify(measured));
-  for (const instance of instances) {
-    instance.server.close();
-    await instance.sql.end({ timeout: 1 });
-  }
 });
 
 /** Resolves with the time the next access notification for `userId` arrives (the commit). */
@@ -84,82 +51,24 @@ function nextNotice(userId: string): Promise<number> {
   });
 }
 
-interface SseEvent {
-  event: string;
-  data: string;
-  at: number;
-}
-
-/** A stream reader that records each event's arrival and the moment the stream ended. */
+/** A stream of `path` on `origin`. */
 function openStream(origin: string, path: string, headers: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const events: SseEvent[] = [];
-  let endedAt: number | undefined;
-  const response = fetch(`${origin}${path}`, {
-    headers: syncHeaders(headers),
-    signal: controller.signal,
-  });
-  const done = (async () => {
-    const res = await response;
-    if (!res.ok || !res.body) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          let event = 'message';
-          const data: string[] = [];
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event:')) event = line.slice(6).trim();
-            else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-          }
-          if (data.length > 0) events.push({ event, data: data.join('\n'), at: performance.now() });
-        }
-      }
-      endedAt = performance.now();
-    } catch {
-      // aborted by the test
-    }
-  })();
-  return {
-    response,
-    events,
-    get endedAt() {
-      return endedAt;
-    },
-    async waitFor(predicate: (event: SseEvent) => boolean, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!events.some(predicate)) {
-        if (Date.now() > deadline) throw new Error(`no such event; got ${JSON.stringify(events)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-    /** Resolves when the server ended the stream (or after `timeoutMs`, still open). */
-    async ended(timeoutMs = 3000): Promise<boolean> {
-      await Promise.race([done, new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
-      return endedAt !== undefined;
-    },
-    async close() {
-      controller.abort();
-      await done;
-    },
-  };
+  return openSse(`${origin}${path}`, syncHeaders(headers));
 }
 
-type Stream = ReturnType<typeof openStream>;
+type Stream = SseClient;
+
+/** When the server closed the stream, if it did within `timeoutMs` (else undefined). */
+async function closedByServer(stream: Stream, timeoutMs: number): Promise<number | undefined> {
+  const end = await stream.endedWithin(timeoutMs);
+  return end && end.reason === CLOSED_BY_SERVER ? end.at : undefined;
+}
 
 const PERSONAL = '/api/sync/stream?collections=favourites,cart';
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-async function customerWithSession(ttlSeconds = 3600) {
-  const user = await insertUser(sql, { role: 'customer' });
-  const session = await createSession(sql, user.id, ttlSeconds);
-  return { user, token: session.token, expiresAt: session.expiresAt };
-}
+const customerWithSession = (sessionTtlSeconds = 3600) =>
+  insertSignedInUser(sql, { sessionTtlSeconds });
 
 async function openPersonal(token: string): Promise<Stream> {
   const stream = openStream(b.origin, PERSONAL, bearer(token));
@@ -186,8 +95,9 @@ async function expectEndedBySessionEnd(
   options: { event?: string; reconnectStatus?: number } = {},
 ) {
   await touchFavourites(user, flightIds[0]!);
-  expect(await stream.ended(2000)).toBe(true);
-  const delay = stream.endedAt! - committedAt;
+  const endedAt = await closedByServer(stream, 2000);
+  expect(endedAt).toBeDefined();
+  const delay = endedAt! - committedAt;
   measured[name] = Math.round(delay);
   expect(delay).toBeLessThan(1000);
   const last = stream.events.at(-1);
@@ -229,7 +139,7 @@ describe('a stream ends within a second when its session ends', () => {
     // The changing session's own stream is still live and still delivers.
     await touchFavourites(user, flightIds[1]!);
     await kept.waitFor((event) => event.event === 'changes');
-    expect(await kept.ended(300)).toBe(false);
+    expect(await kept.endedWithin(300)).toBe(false);
     await kept.close();
     await expectEndedBySessionEnd('password change', ended, user, other, committedAt);
   });
@@ -284,12 +194,13 @@ describe('a stream ends within a second when its session ends', () => {
     const stream = await openPersonal(token);
     // Wall clock of the expiry, on the monotonic clock the reader uses.
     const expiresAtMonotonic = performance.now() + (expiresAt.getTime() - Date.now());
-    expect(await stream.ended(500)).toBe(false);
+    expect(await stream.endedWithin(500)).toBe(false);
     await new Promise((resolve) =>
       setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now())),
     );
-    expect(await stream.ended(2000)).toBe(true);
-    const delay = stream.endedAt! - expiresAtMonotonic;
+    const endedAt = await closedByServer(stream, 2000);
+    expect(endedAt).toBeDefined();
+    const delay = endedAt! - expiresAtMonotonic;
     measured.expiry = Math.round(delay);
     expect(delay).toBeGreaterThan(-50);
     expect(delay).toBeLessThan(1000);
@@ -304,8 +215,10 @@ describe('a stream ends within a second when its session ends', () => {
   });
 
   test("losing a partition's access: an airline's sales stream ends when its airline is deleted", async () => {
-    const owner = await insertUser(sql, { role: 'airline', airlineStatus: 'approved' });
-    const { token } = await createSession(sql, owner.id, 3600);
+    const { user: owner, token } = await insertSignedInUser(sql, {
+      role: 'airline',
+      airlineStatus: 'approved',
+    });
     const stream = openStream(b.origin, '/api/sync/sales/stream', bearer(token));
     await stream.waitFor((event) => event.event === 'resync');
     const committed = nextNotice(owner.id);
@@ -314,8 +227,9 @@ describe('a stream ends within a second when its session ends', () => {
       headers: bearer(admin.token!),
     });
     expect(deletion.status).toBe(200);
-    expect(await stream.ended(2000)).toBe(true);
-    const delay = stream.endedAt! - (await committed);
+    const endedAt = await closedByServer(stream, 2000);
+    expect(endedAt).toBeDefined();
+    const delay = endedAt! - (await committed);
     measured['access lost'] = Math.round(delay);
     expect(delay).toBeLessThan(1000);
     expect(stream.events.at(-1)?.event).toBe(ACCESS_ENDED_EVENT);
@@ -341,7 +255,7 @@ test("a guest's stream is unaffected by other users' session ends", async () => 
     (event) => event.event === 'changes' && event.data.includes(flightIds[3]!),
     3000,
   );
-  expect(await guest.ended(200)).toBe(false);
+  expect(await guest.endedWithin(200)).toBe(false);
   await guest.close();
 });
 
@@ -353,6 +267,6 @@ test('a stream opened in the moment its session ends is still ended (no gap befo
     await fetch(`${a.origin}/api/auth/logout`, { method: 'POST', headers: bearer(token) });
     const response = await stream.response;
     if (response.status === 401) continue;
-    expect(await stream.ended(2000)).toBe(true);
+    expect(await closedByServer(stream, 2000)).toBeDefined();
   }
 });

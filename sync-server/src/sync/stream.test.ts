@@ -1,13 +1,16 @@
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
-import { serve, type ServerType } from '@hono/node-server';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createApp } from '../app.ts';
-import { createSql, type Sql } from '../db/client.ts';
-import { createLogger } from '../lib/logger.ts';
-import { createActors, type Actor, type ActorName } from '../test/actors.ts';
-import { createTestDatabase } from '../test/database.ts';
-import { insertAirline, insertFlights, pushInit, syncHeaders } from './test-fixtures.ts';
+import { beforeAll, expect, test } from 'vitest';
+import type { Actor } from '../test/actors.ts';
+import { createTestHarness, type TestInstance } from '../test/harness.ts';
+import { openSse, type SseEvent } from '../test/sse.ts';
+import {
+  insertAirline,
+  insertFlights,
+  pushedCartLine,
+  pushInit,
+  syncHeaders,
+} from './test-fixtures.ts';
 
 /**
  * docs/architecture.md §3/§4: several stateless instances on one PostgreSQL; live changes reach every instance
@@ -15,111 +18,22 @@ import { insertAirline, insertFlights, pushInit, syncHeaders } from './test-fixt
  * (and so its own LISTEN connection), one database.
  */
 
-const { url } = await createTestDatabase();
-interface Instance {
-  sql: Sql;
-  server: ServerType;
-  origin: string;
-}
-const instances: Instance[] = [];
-
-async function startInstance(): Promise<Instance> {
-  const sql = createSql(url, { max: 4 });
-  const app = createApp({ sql, logger: createLogger('silent') });
-  const server = await new Promise<ServerType>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-      resolve(started),
-    );
-  });
-  const { port } = server.address() as AddressInfo;
-  const instance = { sql, server, origin: `http://127.0.0.1:${port}` };
-  instances.push(instance);
-  return instance;
-}
-
-let a: Instance;
-let b: Instance;
-let actors: Record<ActorName, Actor>;
+const { startInstance, actors } = await createTestHarness({ actors: true });
+let a: TestInstance;
+let b: TestInstance;
 let flightIds: string[];
 let airlineId: string;
 
 beforeAll(async () => {
   a = await startInstance();
   b = await startInstance();
-  actors = await createActors(a.sql);
   airlineId = await insertAirline(a.sql, 'Stream Air');
   flightIds = await insertFlights(a.sql, airlineId, 5);
 });
 
-afterAll(async () => {
-  for (const instance of instances) {
-    instance.server.close();
-    await instance.sql.end({ timeout: 1 });
-  }
-});
-
-interface SseEvent {
-  event: string;
-  data: string;
-  at: number;
-}
-
-/** A minimal EventSource over fetch: collects events, lets a test wait for one. */
+/** The live stream of one collection, as `actor` (a guest without one). */
 function openStream(origin: string, collection: string, actor?: Actor) {
-  const controller = new AbortController();
-  const events: SseEvent[] = [];
-  const waiters: (() => void)[] = [];
-  const response = fetch(`${origin}/api/sync/${collection}/stream`, {
-    headers: syncHeaders(actor?.headers() ?? {}),
-    signal: controller.signal,
-  });
-  const done = (async () => {
-    const res = await response;
-    if (!res.ok || !res.body) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          let event = 'message';
-          const data: string[] = [];
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event:')) event = line.slice(6).trim();
-            else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-          }
-          if (data.length > 0) events.push({ event, data: data.join('\n'), at: performance.now() });
-          waiters.splice(0).forEach((wake) => wake());
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    response,
-    events,
-    async waitFor(predicate: (event: SseEvent) => boolean, timeoutMs = 5000): Promise<SseEvent> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = events.find(predicate);
-        if (found) return found;
-        if (Date.now() > deadline)
-          throw new Error(`no matching event; got ${JSON.stringify(events)}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 50);
-        });
-      }
-    },
-    async close() {
-      controller.abort();
-      await done;
-    },
-  };
+  return openSse(`${origin}/api/sync/${collection}/stream`, syncHeaders(actor?.headers() ?? {}));
 }
 
 const changesWith = (id: string) => (event: SseEvent) =>
@@ -161,22 +75,13 @@ test("a customer's cart pushed through A streams from B to that customer only", 
   await theirs.waitFor((event) => event.event === 'resync');
   const userId = actors.customer.user!.id;
   const flightId = flightIds[1]!;
-  const doc = {
-    id: flightId,
-    userId,
-    flightId,
+  // The flight's own summary, so that the server stores the document as it was pushed.
+  const doc = pushedCartLine(userId, flightId, 2, {
     airlineId,
     airlineName: 'Stream Air',
-    origin: 'Argentina',
-    destination: 'Chile',
     priceCents: 15002,
     logo: '/logos/test.svg',
-    departureHour: '08:30',
-    arrivalHour: '10:45',
-    tickets: 100,
-    amount: 2,
-    _deleted: false,
-  };
+  });
   const pushed = await fetch(
     `${a.origin}/api/sync/cart/push`,
     pushInit(actors.customer.headers(), { rows: [{ newDocumentState: doc }] }),

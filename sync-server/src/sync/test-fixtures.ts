@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 import type { Sql } from '../db/client.ts';
 import type { Queryable } from './documents.ts';
@@ -15,6 +16,59 @@ export function pushInit(actorHeaders: Record<string, string>, body: unknown): R
     method: 'POST',
     headers: { ...syncHeaders(actorHeaders), 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
+  };
+}
+
+/** A replicated document as a client pushes or pulls it. */
+export type SyncTestDoc = Record<string, unknown> & { id: string; _deleted: boolean };
+
+/**
+ * A cart line as the PWA pushes it. Its flight summary is stale on purpose: the server fills in
+ * its own (docs/architecture.md §4.5), only `amount` is the client's.
+ */
+export function pushedCartLine(
+  userId: string,
+  flightId: string,
+  amount: number,
+  extra: Record<string, unknown> = {},
+): SyncTestDoc {
+  return {
+    ...staleFlightSummary(userId, flightId),
+    tickets: 100,
+    amount,
+    _deleted: false,
+    ...extra,
+  };
+}
+
+/** A favourite as the PWA pushes it, with a stale flight summary like `pushedCartLine`'s. */
+export function pushedFavourite(
+  userId: string,
+  flightId: string,
+  extra: Record<string, unknown> = {},
+): SyncTestDoc {
+  return {
+    ...staleFlightSummary(userId, flightId),
+    departureDate: '2030-01-01',
+    createdAt: Date.now(),
+    _deleted: false,
+    ...extra,
+  };
+}
+
+function staleFlightSummary(userId: string, flightId: string) {
+  return {
+    id: flightId,
+    userId,
+    flightId,
+    airlineId: randomUUID(),
+    airlineName: 'Stale name',
+    origin: 'Argentina',
+    destination: 'Chile',
+    departureHour: '08:30',
+    arrivalHour: '10:45',
+    priceCents: 1,
+    logo: '',
   };
 }
 

@@ -27,6 +27,8 @@ export const ACTOR_NAMES = [
   'superAdmin',
 ] as const;
 export type ActorName = (typeof ACTOR_NAMES)[number];
+/** One actor of each kind, by name. */
+export type Actors = Record<ActorName, Actor>;
 
 /** The password of every fixture account. */
 export const ACTOR_PASSWORD = 'Actor-Pass1!';
@@ -89,6 +91,26 @@ export async function insertUser(sql: Sql, options: NewUserOptions = {}): Promis
   return user;
 }
 
+/** A signed-in account: what a test needs to call the API as it. */
+export interface SignedInUser {
+  id: string;
+  user: AuthUser;
+  token: string;
+  expiresAt: Date;
+  /** `Authorization: Bearer <token>` */
+  headers: Record<string, string>;
+}
+
+/** Inserts one user (see `insertUser`) with a live session of `sessionTtlSeconds` (default an hour). */
+export async function insertSignedInUser(
+  sql: Sql,
+  options: NewUserOptions & { sessionTtlSeconds?: number } = {},
+): Promise<SignedInUser> {
+  const user = await insertUser(sql, options);
+  const { token, expiresAt } = await createSession(sql, user.id, options.sessionTtlSeconds ?? 3600);
+  return { id: user.id, user, token, expiresAt, headers: { Authorization: `Bearer ${token}` } };
+}
+
 /** Hex digits spelled as letters, so that generated names pass the §5 name rule. */
 function letters(hex: string): string {
   return hex.replace(/[0-9]/g, (digit) => 'ghijklmnop'[Number(digit)] ?? 'x');
@@ -115,7 +137,7 @@ function makeActor(name: ActorName, user: AuthUser | null, token: string | null)
 export async function createActors(
   sql: Sql,
   options: { sessionTtlSeconds?: number } = {},
-): Promise<Record<ActorName, Actor>> {
+): Promise<Actors> {
   const ttl = options.sessionTtlSeconds ?? 3600;
   const specs: Record<Exclude<ActorName, 'guest'>, NewUserOptions> = {
     customer: { role: 'customer' },
@@ -126,7 +148,7 @@ export async function createActors(
     disabledUser: { role: 'customer' },
     superAdmin: { role: 'super_admin' },
   };
-  const actors = { guest: makeActor('guest', null, null) } as Record<ActorName, Actor>;
+  const actors = { guest: makeActor('guest', null, null) } as Actors;
   for (const [name, spec] of Object.entries(specs) as [
     Exclude<ActorName, 'guest'>,
     NewUserOptions,

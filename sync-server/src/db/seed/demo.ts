@@ -5,6 +5,7 @@ import {
 } from '@skyport/shared';
 import { hashPassword } from '../../features/identity/password.ts';
 import type { Sql } from '../client.ts';
+import type { FlightRow } from '../flight-row.ts';
 import { DEMO_COUNTRIES, DEMO_COUNTRY_REGIONS, type Region } from './countries.ts';
 import { createRandom, type Random } from './random.ts';
 
@@ -145,14 +146,16 @@ const COMMENTS: Record<number, readonly string[]> = {
   ],
 };
 
-const OPENERS = [
+/** How a flight's description starts (the synthetic catalogue's too). */
+export const DESCRIPTION_OPENERS = [
   'Direct flight',
   'Non-stop service',
   'Daily connection',
   'Comfortable flight',
   'Popular route',
 ];
-const EXTRAS = [
+/** What a flight's description adds (the synthetic catalogue's too). */
+export const DESCRIPTION_EXTRAS = [
   'A 23 kg checked bag and a carry-on are included.',
   'Carry-on only; checked bags can be added at the airport.',
   'Meals and drinks are served on board.',
@@ -263,24 +266,6 @@ type AirlineRow = {
   name: string;
   owner_user_id: string;
   image: string;
-  created_at: Date;
-};
-
-type FlightRow = {
-  id: string;
-  airline_id: string;
-  airline_name: string;
-  origin: string;
-  destination: string;
-  departure_date: string;
-  departure_hour: string;
-  arrival_date: string;
-  arrival_hour: string;
-  duration_estimated: string;
-  price_cents: number;
-  tickets: number;
-  logo: string;
-  description: string;
   created_at: Date;
 };
 
@@ -750,9 +735,9 @@ function describe(
   destination: string,
   level: number,
 ): string {
-  const [first, second] = random.sample(EXTRAS, 2);
+  const [first, second] = random.sample(DESCRIPTION_EXTRAS, 2);
   const night = level >= 2 && random.chance(0.5) ? ' Blankets and pillows for the long haul.' : '';
-  return `${random.pick(OPENERS)} from ${origin} to ${destination} with ${airline}. ${first} ${second}${night}`;
+  return `${random.pick(DESCRIPTION_OPENERS)} from ${origin} to ${destination} with ${airline}. ${first} ${second}${night}`;
 }
 
 function isoDate(baseDayUtcMs: number, plusDays: number): string {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { PRICE_BAND_LOW_MAX_CENTS, PRICE_BAND_MID_MAX_CENTS } from '@skyport/shared';
 import { beforeAll, expect, test } from 'vitest';
 import { verifyPassword } from '../../features/identity/password.ts';
-import { createTestDatabase } from '../../test/database.ts';
+import { createTestDatabase } from '../../test/harness.ts';
 import { ALL_COUNTRIES } from './countries.ts';
 import {
   buildDemoData,

@@ -1,6 +1,6 @@
 import type { Sql } from '../client.ts';
 import { ALL_COUNTRIES } from './countries.ts';
-import { DEMO_AIRLINES, logoPath } from './demo.ts';
+import { DEMO_AIRLINES, DESCRIPTION_EXTRAS, DESCRIPTION_OPENERS, logoPath } from './demo.ts';
 import { createRandom } from './random.ts';
 
 /**
@@ -79,23 +79,6 @@ const CORES = [
 ];
 /** One hash of the row number per random attribute (h0 … h12). */
 const HASHES = Array.from({ length: 13 }, (_, k) => k);
-const OPENERS: string[] = [
-  'Direct flight',
-  'Non-stop service',
-  'Daily connection',
-  'Comfortable flight',
-  'Popular route',
-];
-const EXTRAS: string[] = [
-  'A 23 kg checked bag and a carry-on are included.',
-  'Carry-on only; checked bags can be added at the airport.',
-  'Meals and drinks are served on board.',
-  'Free Wi-Fi and in-seat entertainment.',
-  'Extra-legroom seats are available.',
-  'Complimentary snacks and coffee.',
-  'Flexible fare: change your date once at no cost.',
-];
-
 /** Loads a synthetic catalogue in one transaction, then runs ANALYZE on the tables it filled. */
 export async function generateSyntheticCatalog(
   sql: Sql,
@@ -202,8 +185,8 @@ export async function generateSyntheticCatalog(
                ELSE 50 + (h9 % 251)::int
              END,
              a.image,
-             (${tx.json(OPENERS)}::jsonb ->> (h10 % ${OPENERS.length})::int) || ' from ' || o.name || ' to ' || d.name
-               || ' with ' || a.name || '. ' || (${tx.json(EXTRAS)}::jsonb ->> (h11 % ${EXTRAS.length})::int),
+             (${tx.json(DESCRIPTION_OPENERS)}::jsonb ->> (h10 % ${DESCRIPTION_OPENERS.length})::int) || ' from ' || o.name || ' to ' || d.name
+               || ' with ' || a.name || '. ' || (${tx.json(DESCRIPTION_EXTRAS)}::jsonb ->> (h11 % ${DESCRIPTION_EXTRAS.length})::int),
              now() - make_interval(secs => (h12 % 2592000)::int)
       FROM f
       JOIN jsonb_to_recordset(${tx.json(airlines.map((a, n) => ({ n: n + 1, id: a.id, name: a.name, image: a.image })))})

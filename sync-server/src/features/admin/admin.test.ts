@@ -1,30 +1,14 @@
 import { messages } from '@skyport/shared';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
-import {
-  ACTOR_PASSWORD,
-  createActors,
-  insertUser,
-  type Actor,
-  type ActorName,
-} from '../../test/actors.ts';
+import { bodyOf, createTestHarness, jsonRequest, randomIp } from '../../test/harness.ts';
+import { ACTOR_PASSWORD, insertUser } from '../../test/actors.ts';
 import { createSession } from '../identity/sessions.ts';
-import {
-  createTestApp,
-  json,
-  randomIp,
-  snapshot,
-  tokenFromMail,
-  bodyOf,
-} from '../identity/testing.ts';
+import { snapshot, tokenFromMail } from '../identity/testing.ts';
 
-const { sql } = await createTestDatabase();
-const { app, background } = createTestApp(sql);
-let actors: Record<ActorName, Actor>;
+const { sql, app, background, actors } = await createTestHarness({ actors: true });
 let admin: Record<string, string>;
 
 beforeAll(async () => {
-  actors = await createActors(sql);
   admin = actors.superAdmin.headers();
 });
 
@@ -38,7 +22,7 @@ async function call(
     path,
     body === undefined
       ? { method, headers: { ...headers, 'X-Forwarded-For': randomIp() } }
-      : json(method, body, { ...headers, 'X-Forwarded-For': randomIp() }),
+      : jsonRequest(method, body, { ...headers, 'X-Forwarded-For': randomIp() }),
   );
   await background.settled();
   return response;

@@ -1,24 +1,10 @@
-import { beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { calculateTotals, messages, notEnoughStockWithAmount } from '@skyport/shared';
-import { createTestDatabase } from '../../test/database.ts';
-import { createActors, type Actor, type ActorName } from '../../test/actors.ts';
-import {
-  buyingPathCounts,
-  createShopApp,
-  insertFlight,
-  jsonRequest,
-  newBuyer,
-} from '../checkout/testing.ts';
+import { createTestHarness, jsonRequest } from '../../test/harness.ts';
+import { buyingPathCounts, insertFlight, newBuyer } from '../checkout/testing.ts';
 
-const { sql } = await createTestDatabase();
-const { app } = createShopApp(sql);
-let actors: Record<ActorName, Actor>;
-let airlineId: string;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-  airlineId = actors.airline.airlineId!;
-});
+const { sql, app, actors } = await createTestHarness({ actors: true });
+const airlineId = actors.airline.airlineId!;
 
 const put = (headers: Record<string, string>, lines: unknown) =>
   app.request('/api/cart', jsonRequest('PUT', { lines }, headers));

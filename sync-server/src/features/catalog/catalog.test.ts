@@ -17,16 +17,13 @@ import {
   type Flight,
 } from '@skyport/shared';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
-import { createApp } from '../../app.ts';
 import { createRandom, type Random } from '../../db/seed/random.ts';
-import { createLogger } from '../../lib/logger.ts';
-import { createTestDatabase } from '../../test/database.ts';
+import { createTestHarness } from '../../test/harness.ts';
 import { createSql } from '../../db/client.ts';
 import { catalogPages } from './pages.ts';
 import { averageFromSum, prefixRange } from './queries.ts';
 
-const { sql, url: databaseUrl } = await createTestDatabase();
-const app = createApp({ sql, logger: createLogger('silent') });
+const { sql, url: databaseUrl, app } = await createTestHarness();
 
 /** Flights as inserted, with the database's own `deleted` flag beside the wire fields. */
 type StoredFlight = Flight & { deleted: boolean };

@@ -17,6 +17,7 @@ import {
   type SearchTerms,
 } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
+import { FLIGHT_WIRE_COLUMNS } from '../../db/flight-row.ts';
 
 /*
  * The catalogue's SQL. GET /api/flights is answered by ONE statement per page (a search that
@@ -125,24 +126,6 @@ class Statement {
   }
 }
 
-/** The wire columns of a flight (FlightSchema), in its field order, from `flights f`. */
-const WIRE_COLUMNS = `
-    f.id,
-    f.airline_id AS "airlineId",
-    f.airline_name AS "airlineName",
-    f.origin,
-    f.destination,
-    to_char(f.departure_date, 'YYYY-MM-DD') AS "departureDate",
-    to_char(f.departure_hour, 'HH24:MI') AS "departureHour",
-    to_char(f.arrival_date, 'YYYY-MM-DD') AS "arrivalDate",
-    to_char(f.arrival_hour, 'HH24:MI') AS "arrivalHour",
-    f.duration_estimated AS "durationEstimated",
-    f.price_cents AS "priceCents",
-    f.tickets,
-    f.logo,
-    f.description,
-    (extract(epoch FROM f.created_at) * 1000)::int8 AS "createdAt"`;
-
 /** Listed flights; literal, so that every plan sees the partial indexes' predicate implied. */
 const LISTED = 'f.tickets > 0 AND NOT f.deleted';
 
@@ -190,14 +173,34 @@ const numberKey =
   (statement: Statement, value: SortKey): string =>
     statement.param('positionKey', value, type);
 
-const createdKey: SortSpec = {
+/** An ordering's key, read in either direction. */
+type SortKeySpec = Omit<SortSpec, 'descending'>;
+
+const createdKey: SortKeySpec = {
   key: 'f.created_at',
   keyOut: '(extract(epoch FROM f.created_at) * 1000)::int8',
   outKey: 'p.k',
-  descending: false,
   // created_at is kept to the millisecond (002), so the epoch-ms key compares exactly.
   keyParam: (statement, value) =>
     `(timestamptz 'epoch' + ${statement.param('positionKey', value, 'int8')} * interval '1 millisecond')`,
+};
+const priceKey: SortKeySpec = {
+  key: 'f.price_cents',
+  keyOut: 'f.price_cents',
+  outKey: 'p.k',
+  keyParam: numberKey('int8'),
+};
+const airlineKey: SortKeySpec = {
+  key: 'lower(f.airline_name) COLLATE "C"',
+  keyOut: 'lower(f.airline_name)',
+  outKey: 'p.k COLLATE "C"',
+  keyParam: (statement, value) => `(${statement.param('positionKey', value, 'text')} COLLATE "C")`,
+};
+const stockKey: SortKeySpec = {
+  key: 'f.tickets',
+  keyOut: 'f.tickets',
+  outKey: 'p.k',
+  keyParam: numberKey('int4'),
 };
 
 /**
@@ -205,51 +208,13 @@ const createdKey: SortSpec = {
  * ascending, as in `catalogComparator`.
  */
 const SORTS: Record<CatalogSort, SortSpec> = {
-  initial: createdKey,
-  price_asc: {
-    key: 'f.price_cents',
-    keyOut: 'f.price_cents',
-    outKey: 'p.k',
-    descending: false,
-    keyParam: numberKey('int8'),
-  },
-  price_desc: {
-    key: 'f.price_cents',
-    keyOut: 'f.price_cents',
-    outKey: 'p.k',
-    descending: true,
-    keyParam: numberKey('int8'),
-  },
-  airline_asc: {
-    key: 'lower(f.airline_name) COLLATE "C"',
-    keyOut: 'lower(f.airline_name)',
-    outKey: 'p.k COLLATE "C"',
-    descending: false,
-    keyParam: (statement, value) =>
-      `(${statement.param('positionKey', value, 'text')} COLLATE "C")`,
-  },
-  airline_desc: {
-    key: 'lower(f.airline_name) COLLATE "C"',
-    keyOut: 'lower(f.airline_name)',
-    outKey: 'p.k COLLATE "C"',
-    descending: true,
-    keyParam: (statement, value) =>
-      `(${statement.param('positionKey', value, 'text')} COLLATE "C")`,
-  },
-  stock_asc: {
-    key: 'f.tickets',
-    keyOut: 'f.tickets',
-    outKey: 'p.k',
-    descending: false,
-    keyParam: numberKey('int4'),
-  },
-  stock_desc: {
-    key: 'f.tickets',
-    keyOut: 'f.tickets',
-    outKey: 'p.k',
-    descending: true,
-    keyParam: numberKey('int4'),
-  },
+  initial: { ...createdKey, descending: false },
+  price_asc: { ...priceKey, descending: false },
+  price_desc: { ...priceKey, descending: true },
+  airline_asc: { ...airlineKey, descending: false },
+  airline_desc: { ...airlineKey, descending: true },
+  stock_asc: { ...stockKey, descending: false },
+  stock_desc: { ...stockKey, descending: true },
 };
 
 /** ORDER BY of an ordering over `f`, or its exact reverse (to read the rows before a position). */
@@ -410,7 +375,7 @@ FROM m, LATERAL (
          array_agg(p.id ORDER BY ${order}) AS ids
   FROM (
     SELECT ${sort.keyOut} AS k, f.id, row_to_json(w)::text AS j
-    FROM flights f CROSS JOIN LATERAL (SELECT ${WIRE_COLUMNS}) w
+    FROM flights f CROSS JOIN LATERAL (SELECT ${FLIGHT_WIRE_COLUMNS}) w
     WHERE f.id = ANY ((ARRAY(${ids}))[1:${size}])
   ) p
 ) a`;
@@ -448,6 +413,24 @@ function limitOf(pageSize: number): number {
 }
 
 /**
+ * What every page statement starts from: a new statement with the filters' parameters (numbered
+ * first), the ordering and the LIMIT.
+ */
+function startPage(request: PageRequest) {
+  const { query, position } = request;
+  const statement = new Statement();
+  const filters = `${bandFilter(query.band)} ${airlineFilter(statement, query)}`;
+  return {
+    query,
+    position,
+    statement,
+    sort: SORTS[query.sort],
+    limit: limitOf(query.pageSize),
+    filters,
+  };
+}
+
+/**
  * A page of the listing (no search, or a search that matched nothing): the total from the
  * per-airline counts, the ids by `strategy`, by position or after `offset` rows.
  */
@@ -455,11 +438,7 @@ export function listingStatement(
   request: PageRequest,
   strategy: ListingStrategy,
 ): { text: string; values: unknown[] } {
-  const { query, position } = request;
-  const statement = new Statement();
-  const sort = SORTS[query.sort];
-  const limit = limitOf(query.pageSize);
-  const filters = `${bandFilter(query.band)} ${airlineFilter(statement, query)}`;
+  const { query, position, statement, sort, limit, filters } = startPage(request);
   const meta = `m AS MATERIALIZED (
   SELECT 0 AS level, ${countOf(statement, query, {})}::int8 AS total, ${REVISION} AS revision,
     ${STATE} AS state)`;
@@ -531,11 +510,7 @@ export function searchStatement(
   search: SearchTerms,
   stage: 'both' | 'either' = 'both',
 ): { text: string; values: unknown[] } {
-  const { query, position } = request;
-  const statement = new Statement();
-  const sort = SORTS[query.sort];
-  const limit = limitOf(query.pageSize);
-  const filters = `${bandFilter(query.band)} ${airlineFilter(statement, query)}`;
+  const { query, position, statement, sort, limit, filters } = startPage(request);
   const { origin, destination } = search;
   const columns = 'f.id, f.created_at, f.price_cents, f.tickets, f.airline_name';
   const noAirline = query.airlineId === undefined;
@@ -659,7 +634,7 @@ export async function findAirlineListingSizes(
 /** `GET /api/flights/:id`: a flight that is not deleted, sold out or not; undefined otherwise. */
 export async function findFlightById(sql: Sql, id: string): Promise<FlightDetail | undefined> {
   const [row] = await sql<FlightDetail[]>`
-    SELECT ${sql.unsafe(WIRE_COLUMNS)}, f.tickets = 0 AS "soldOut"
+    SELECT ${sql.unsafe(FLIGHT_WIRE_COLUMNS)}, f.tickets = 0 AS "soldOut"
     FROM flights f WHERE f.id = ${id} AND NOT f.deleted`;
   return row ? { ...row } : undefined;
 }

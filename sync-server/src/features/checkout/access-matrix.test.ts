@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
-import { ACTOR_NAMES, createActors, type Actor, type ActorName } from '../../test/actors.ts';
-import { createShopApp, futureDate, insertFlight, jsonRequest, purchase } from './testing.ts';
+import { ACTOR_NAMES, type Actor, type ActorName } from '../../test/actors.ts';
+import { createTestHarness, jsonRequest } from '../../test/harness.ts';
+import { futureDate, insertFlight, orderConfirmation, purchase, type Purchase } from './testing.ts';
 
 /**
  * Every route of issue 4 against every kind of caller (test/actors.ts). Expected statuses are
@@ -9,20 +9,12 @@ import { createShopApp, futureDate, insertFlight, jsonRequest, purchase } from '
  * review or order) are in the cells too.
  */
 
-const { sql } = await createTestDatabase();
-const { app } = createShopApp(sql);
-let actors: Record<ActorName, Actor>;
+const { sql, app, actors } = await createTestHarness({ actors: true });
 let ownFlight: string;
-let customerOrder: {
-  id: string;
-  idpurchase: string;
-  priceCents: number;
-  stocks: { flightId: string; airlineId: string; amount: number; valueCents: number }[];
-};
+let customerOrder: Purchase;
 let customerReview: string;
 
 beforeAll(async () => {
-  actors = await createActors(sql);
   ownFlight = await insertFlight(sql, actors.airline.airlineId!, { tickets: 1000 });
   const customer = { id: actors.customer.user!.id, headers: actors.customer.headers() };
   customerOrder = await purchase(app, sql, customer, ownFlight, 1);
@@ -135,24 +127,7 @@ const cases: Case[] = [
     expected: row(401, 200, 409, 403, 403, 403, 401, 403),
     request: async (actor) => [
       '/api/orders',
-      jsonRequest('POST', {
-        price: customerOrder.priceCents,
-        stocks: customerOrder.stocks.map((l) => ({
-          flightId: l.flightId,
-          airlineId: l.airlineId,
-          amount: l.amount,
-          value: l.valueCents,
-          moreinfo: {
-            origin: 'Argentina',
-            destination: 'Chile',
-            arrivalHour: '10:30',
-            departureHour: '08:00',
-          },
-        })),
-        userId: actor.user?.id ?? crypto.randomUUID(),
-        idpurchase: customerOrder.idpurchase,
-        creationdate: new Date().toISOString(),
-      }),
+      jsonRequest('POST', orderConfirmation(customerOrder, actor.user?.id ?? crypto.randomUUID())),
     ],
   },
   {

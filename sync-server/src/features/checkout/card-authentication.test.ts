@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { calculateTotals } from '@skyport/shared';
-import { createTestDatabase } from '../../test/database.ts';
+import { describe, expect, test } from 'vitest';
 import { insertUser } from '../../test/actors.ts';
+import { createTestApp, createTestHarness } from '../../test/harness.ts';
 import { createLogger } from '../../lib/logger.ts';
-import { createSession } from '../identity/sessions.ts';
 import { createPayments } from '../../payments/index.ts';
-import { createPayPalProvider } from '../../payments/paypal-provider.ts';
-import { createStripeProvider } from '../../payments/stripe-provider.ts';
-import { startPayPalPeer, type PayPalPeer } from '../../payments/testing/paypal-peer.ts';
-import { startStripePeer, type StripePeer } from '../../payments/testing/stripe-peer.ts';
+import { startPaymentPeers } from '../../payments/testing/peers.ts';
 import { createCheckout } from './checkout.ts';
-import { checkInvariants, createShopApp, insertFlight, jsonRequest, putInCart } from './testing.ts';
+import {
+  buyerWithCart,
+  checkInvariants,
+  confirmCheckout,
+  startCheckout,
+  ticketsOf,
+} from './testing.ts';
 
 /**
  * A card that needs 3-D Secure, against the local Stripe peer: the checkout answers the buyer's
@@ -20,75 +21,39 @@ import { checkInvariants, createShopApp, insertFlight, jsonRequest, putInCart } 
  * path: the order id the buttons approve, then create and capture on the server.
  */
 
-const { sql } = await createTestDatabase();
-let stripePeer: StripePeer;
-let paypalPeer: PayPalPeer;
-let airlineId: string;
+const { sql } = await createTestHarness();
+const { stripePeer, paypalPeer, providers } = await startPaymentPeers({
+  stripeSecretKey: 'sk_test_3ds',
+  paypalClientId: 'shop',
+  paypalClientSecret: 'shh',
+});
+const airlineId = (await insertUser(sql, { role: 'airline', airlineStatus: 'approved' }))
+  .airlineId!;
 const THREE_D_SECURE = 'pm_card_authenticationRequired';
 
-beforeAll(async () => {
-  stripePeer = await startStripePeer({ secretKey: 'sk_test_3ds' });
-  paypalPeer = await startPayPalPeer({ clientId: 'shop', clientSecret: 'shh' });
-  airlineId = (await insertUser(sql, { role: 'airline', airlineStatus: 'approved' })).airlineId!;
-});
-afterAll(async () => {
-  await stripePeer.close();
-  await paypalPeer.close();
-});
-
 function shop() {
-  const stripe = createStripeProvider({
-    secretKey: 'sk_test_3ds',
-    apiBase: stripePeer.url,
-    timeoutMs: 2000,
-  });
-  const paypal = createPayPalProvider({
-    clientId: 'shop',
-    clientSecret: 'shh',
-    apiBase: paypalPeer.url,
-    timeoutMs: 2000,
-  });
+  const { stripe, paypal } = providers(2000);
   const payments = createPayments([stripe, paypal], {
     timeoutMs: 1000,
     stripePublishableKey: 'pk_test_3ds',
     paypalClientId: 'shop',
   });
   const checkout = createCheckout({ sql, logger: createLogger('silent'), payments });
-  return { ...createShopApp(sql, { payments }), checkout };
+  return { ...createTestApp(sql, { payments }), checkout };
 }
 
-async function buyerWithCart(priceCents: number, amount: number, tickets = 10) {
-  const user = await insertUser(sql, { role: 'customer' });
-  const { token } = await createSession(sql, user.id, 3600);
-  const flight = await insertFlight(sql, airlineId, { priceCents, tickets });
-  await putInCart(sql, user.id, flight, amount);
-  return {
-    user,
-    flight,
-    headers: { Authorization: `Bearer ${token}` },
-    total: calculateTotals([{ unitPriceCents: priceCents, amount }]).totalCents,
-  };
-}
+/** A fresh buyer with `amount` tickets of a new flight at `priceCents` in the cart. */
+const withCart = (priceCents: number, amount: number) =>
+  buyerWithCart(sql, airlineId, { priceCents, amount });
 
-type Buyer = Awaited<ReturnType<typeof buyerWithCart>>;
+type Buyer = Awaited<ReturnType<typeof withCart>>;
 
 function payByCard(buyer: Buyer, key: string, paymentMethodId = THREE_D_SECURE) {
-  return jsonRequest(
-    'POST',
+  return startCheckout(
+    buyer.headers,
     { method: 'card', paymentMethodId, amount: buyer.total, receiptEmail: 'r@x.test' },
-    { ...buyer.headers, 'Idempotency-Key': key },
+    key,
   );
-}
-
-function confirm(buyer: Buyer): RequestInit {
-  return { method: 'POST', headers: buyer.headers };
-}
-
-async function tickets(flightId: string): Promise<number> {
-  const [row] = await sql<
-    { tickets: number }[]
-  >`SELECT tickets FROM flights WHERE id = ${flightId}`;
-  return row!.tickets;
 }
 
 async function paymentOf(userId: string) {
@@ -116,7 +81,7 @@ async function startThreeDSecure(app: ReturnType<typeof shop>['app'], buyer: Buy
 describe('Stripe cards that need 3-D Secure', () => {
   test('the checkout hands the buyer the authentication step and captures only after it', async () => {
     const { app } = shop();
-    const buyer = await buyerWithCart(120_00, 2);
+    const buyer = await withCart(120_00, 2);
     const key = randomUUID();
     const { paymentId, clientSecret, intent } = await startThreeDSecure(app, buyer, key);
 
@@ -131,23 +96,23 @@ describe('Stripe cards that need 3-D Secure', () => {
       { status: 'approval_pending', failure_code: null, order_id: null },
     ]);
     expect(await ordersOf(buyer.user.id)).toEqual([]);
-    expect(await tickets(buyer.flight)).toBe(10);
+    expect(await ticketsOf(sql, buyer.flight)).toBe(10);
 
     // Confirming before the buyer authenticated: still their step, the same secret.
-    const early = await app.request(`/api/checkout/${paymentId}/confirm`, confirm(buyer));
+    const early = await confirmCheckout(app, paymentId, buyer.headers);
     expect(early.status).toBe(202);
     expect(await early.json()).toEqual({ status: 'requires_action', paymentId, clientSecret });
     expect(intent.status).toBe('requires_action');
 
     // The buyer completes the challenge (Stripe.js handleNextAction), then the PWA confirms.
     stripePeer.authenticate(intent.id);
-    const done = await app.request(`/api/checkout/${paymentId}/confirm`, confirm(buyer));
+    const done = await confirmCheckout(app, paymentId, buyer.headers);
     expect(done.status).toBe(200);
     const body = (await done.json()) as { paymentId: string; idpurchase: string; order: any };
     expect(body).toMatchObject({ paymentId, idpurchase: intent.id });
     expect(body.order.priceCents).toBe(buyer.total);
     expect(intent).toMatchObject({ status: 'succeeded', amount_received: buyer.total });
-    expect(await tickets(buyer.flight)).toBe(8);
+    expect(await ticketsOf(sql, buyer.flight)).toBe(8);
     expect(await ordersOf(buyer.user.id)).toEqual([{ status: 'confirmed' }]);
 
     // The same key again (a retry whose answer was lost) is the same order, charged once.
@@ -166,7 +131,7 @@ describe('Stripe cards that need 3-D Secure', () => {
 
   test('after authenticating, a retry with the same key completes the purchase too', async () => {
     const { app } = shop();
-    const buyer = await buyerWithCart(60_00, 1);
+    const buyer = await withCart(60_00, 1);
     const key = randomUUID();
     const { intent } = await startThreeDSecure(app, buyer, key);
     stripePeer.authenticate(intent.id);
@@ -178,12 +143,12 @@ describe('Stripe cards that need 3-D Secure', () => {
 
   test('a failed authentication is a final 402: nothing held, nothing bought, the same answer on retry', async () => {
     const { app } = shop();
-    const buyer = await buyerWithCart(75_00, 1);
+    const buyer = await withCart(75_00, 1);
     const key = randomUUID();
     const { paymentId, intent } = await startThreeDSecure(app, buyer, key);
     stripePeer.authenticate(intent.id, 'fail');
 
-    const res = await app.request(`/api/checkout/${paymentId}/confirm`, confirm(buyer));
+    const res = await confirmCheckout(app, paymentId, buyer.headers);
     expect(res.status).toBe(402);
     const refusal = await res.json();
     expect(refusal).toMatchObject({ details: { reason: 'authentication_failed' } });
@@ -193,7 +158,7 @@ describe('Stripe cards that need 3-D Secure', () => {
       { status: 'failed', failure_code: 'authentication_failed', order_id: null },
     ]);
     expect(await ordersOf(buyer.user.id)).toEqual([]);
-    expect(await tickets(buyer.flight)).toBe(10);
+    expect(await ticketsOf(sql, buyer.flight)).toBe(10);
 
     const again = await app.request('/api/checkout', payByCard(buyer, key));
     expect(again.status).toBe(402);
@@ -202,14 +167,14 @@ describe('Stripe cards that need 3-D Secure', () => {
 
   test('Stripe not answering while the checkout looks the authentication up: 503, then the same key completes once', async () => {
     const { app } = shop();
-    const buyer = await buyerWithCart(90_00, 1);
+    const buyer = await withCart(90_00, 1);
     const key = randomUUID();
     const { paymentId, intent } = await startThreeDSecure(app, buyer, key);
     stripePeer.authenticate(intent.id);
 
     stripePeer.delayMs = 1500; // past the checkout's 1 s provider timeout
     try {
-      const slow = await app.request(`/api/checkout/${paymentId}/confirm`, confirm(buyer));
+      const slow = await confirmCheckout(app, paymentId, buyer.headers);
       expect(slow.status).toBe(503);
       expect(await slow.json()).toMatchObject({
         details: { reason: 'payment_pending', retryable: true, paymentId },
@@ -228,9 +193,9 @@ describe('Stripe cards that need 3-D Secure', () => {
     const { app, checkout } = shop();
     const later = new Date(Date.now() + 10 * 60_000);
 
-    const never = await buyerWithCart(30_00, 1);
+    const never = await withCart(30_00, 1);
     const abandoned = await startThreeDSecure(app, never, randomUUID());
-    const authenticatedOnly = await buyerWithCart(40_00, 1);
+    const authenticatedOnly = await withCart(40_00, 1);
     const held = await startThreeDSecure(app, authenticatedOnly, randomUUID());
     stripePeer.authenticate(held.intent.id); // held now, but the PWA never confirmed
 
@@ -246,7 +211,7 @@ describe('Stripe cards that need 3-D Secure', () => {
         { status: 'failed', failure_code: 'expired', order_id: null },
       ]);
       expect(await ordersOf(buyer.user.id)).toEqual([]);
-      expect(await tickets(buyer.flight)).toBe(10);
+      expect(await ticketsOf(sql, buyer.flight)).toBe(10);
     }
     expect(abandoned.intent.status).toBe('canceled');
     expect(held.intent).toMatchObject({ status: 'canceled', amount_received: 0 });
@@ -254,7 +219,7 @@ describe('Stripe cards that need 3-D Secure', () => {
 
   test('a card without 3-D Secure still authorises and captures in one request', async () => {
     const { app } = shop();
-    const buyer = await buyerWithCart(20_00, 1);
+    const buyer = await withCart(20_00, 1);
     const res = await app.request('/api/checkout', payByCard(buyer, randomUUID(), 'pm_card_visa'));
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).status).toBe('succeeded');
@@ -273,16 +238,12 @@ describe('PayPal buttons: the order id to approve, then create and capture on th
       paypalClientId: 'shop',
     });
 
-    const buyer = await buyerWithCart(55_50, 2);
+    const buyer = await withCart(55_50, 2);
     const key = randomUUID();
     const start = () =>
       app.request(
         '/api/checkout',
-        jsonRequest(
-          'POST',
-          { method: 'wallet', amount: buyer.total },
-          { ...buyer.headers, 'Idempotency-Key': key },
-        ),
+        startCheckout(buyer.headers, { method: 'wallet', amount: buyer.total }, key),
       );
     const res = await start();
     expect(res.status).toBe(202);
@@ -297,10 +258,7 @@ describe('PayPal buttons: the order id to approve, then create and capture on th
     expect(again.walletOrderId).toBe(body.walletOrderId);
 
     paypalPeer.approve(body.walletOrderId); // the buyer approves in PayPal's window
-    const done = await app.request(`/api/checkout/${body.paymentId}/confirm`, {
-      method: 'POST',
-      headers: buyer.headers,
-    });
+    const done = await confirmCheckout(app, body.paymentId, buyer.headers);
     expect(done.status).toBe(200);
     expect(order!.authorization).toMatchObject({ status: 'CAPTURED', captures: 1 });
     expect(await ordersOf(buyer.user.id)).toEqual([{ status: 'confirmed' }]);

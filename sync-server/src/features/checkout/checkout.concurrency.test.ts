@@ -2,20 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, expect, test } from 'vitest';
 import { calculateTotals, messages } from '@skyport/shared';
 import { createSql } from '../../db/client.ts';
-import { createTestDatabase } from '../../test/database.ts';
 import { insertUser } from '../../test/actors.ts';
+import { createTestApp, createTestHarness } from '../../test/harness.ts';
 import { createPayments } from '../../payments/index.ts';
 import { createTestPaymentProvider } from '../../payments/test-provider.ts';
 import {
+  cardPayment,
   checkInvariants,
-  createShopApp,
   insertBuyers,
   insertFlight,
-  jsonRequest,
+  INVARIANTS_HOLD,
   putInCart,
+  ticketsOf,
 } from './testing.ts';
 
-const { url } = await createTestDatabase();
+const { url } = await createTestHarness();
 // The app's own pool, as in production: moderate, so 500 requests queue on it.
 const sql = createSql(url, { max: 20 });
 afterAll(() => sql.end({ timeout: 1 }));
@@ -26,7 +27,7 @@ test('500 concurrent checkouts of one ticket on a flight with 50 seats: exactly 
   const buyers = await insertBuyers(sql, 500);
   for (const buyer of buyers) await putInCart(sql, buyer.id, flight, 1);
   const provider = createTestPaymentProvider();
-  const { app } = createShopApp(sql, {
+  const { app } = createTestApp(sql, {
     payments: createPayments([provider], { timeoutMs: 10_000 }),
   });
   const amount = calculateTotals([{ unitPriceCents: 199_99, amount: 1 }]).totalCents;
@@ -37,16 +38,9 @@ test('500 concurrent checkouts of one ticket on a flight with 50 seats: exactly 
       // A client that gets 503 "retry with the same Idempotency-Key" does exactly that (on a
       // loaded machine a database error can interrupt a checkout); the guarantees below are
       // about what such clients end up with.
-      const headers = { ...buyer.headers, 'Idempotency-Key': randomUUID() };
+      const key = randomUUID();
       const send = () =>
-        app.request(
-          '/api/stripe',
-          jsonRequest(
-            'POST',
-            { id: 'pm_card_visa', amount, receipt_email: 'b@buyers.test' },
-            headers,
-          ),
-        );
+        app.request('/api/stripe', cardPayment(buyer.headers, { id: 'pm_card_visa', amount }, key));
       let res = await send();
       for (let retry = 0; res.status === 503 && retry < 5; retry++) {
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -69,10 +63,7 @@ test('500 concurrent checkouts of one ticket on a flight with 50 seats: exactly 
   expect(refused).toHaveLength(450);
   for (const r of refused) expect(r.body.message).toBe(messages.noStockAvailable);
 
-  const [flightRow] = await sql<
-    { tickets: number }[]
-  >`SELECT tickets FROM flights WHERE id = ${flight}`;
-  expect(flightRow!.tickets).toBe(0);
+  expect(await ticketsOf(sql, flight)).toBe(0);
   const [counts] = await sql<
     {
       orders: number;
@@ -107,12 +98,7 @@ test('500 concurrent checkouts of one ticket on a flight with 50 seats: exactly 
   const statuses = [...provider.payments.values()].map((p) => p.status);
   expect(statuses.filter((s) => s === 'requires_capture')).toHaveLength(0);
   expect(statuses.filter((s) => s === 'succeeded')).toHaveLength(50);
-  expect(await checkInvariants(sql)).toEqual({
-    orders_without_capture: 0,
-    captures_without_order: 0,
-    sales_mismatch: 0,
-    lines_without_sale: 0,
-  });
+  expect(await checkInvariants(sql)).toEqual(INVARIANTS_HOLD);
   console.log(
     `500 concurrent checkouts on 50 seats: ${seconds.toFixed(2)} s, holds released for losers: ${statuses.filter((s) => s === 'canceled').length}`,
   );

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { calculateTotals, messages } from '@skyport/shared';
-import { createTestDatabase } from '../../test/database.ts';
-import { createActors, insertUser, type Actor, type ActorName } from '../../test/actors.ts';
-import { createSession } from '../identity/sessions.ts';
+import { insertSignedInUser, type ActorName } from '../../test/actors.ts';
+import { createTestApp, createTestHarness, jsonRequest } from '../../test/harness.ts';
 import { createPayments } from '../../payments/index.ts';
 import { crashTimes, delay, withFaults, type FaultHooks } from '../../payments/faults.ts';
 import { createTestPaymentProvider } from '../../payments/test-provider.ts';
@@ -11,44 +10,32 @@ import { createCheckout } from './checkout.ts';
 import { createLogger } from '../../lib/logger.ts';
 import {
   buyingPathCounts,
+  cardPayment,
+  confirmCheckout,
   checkInvariants,
-  createShopApp,
   insertFlight,
-  jsonRequest,
+  INVARIANTS_HOLD,
   putInCart,
+  startCheckout,
+  ticketsOf,
 } from './testing.ts';
 
-const { sql } = await createTestDatabase();
-let actors: Record<ActorName, Actor>;
-let airlineId: string;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-  airlineId = actors.airline.airlineId!;
-});
+const { sql, actors } = await createTestHarness({ actors: true });
+const airlineId = actors.airline.airlineId!;
 
 /** A fresh verified customer with a session, so tests never share a cart. */
-async function newCustomer(): Promise<{ id: string; headers: Record<string, string> }> {
-  const user = await insertUser(sql, { role: 'customer' });
-  const session = await createSession(sql, user.id, 3600);
-  return { id: user.id, headers: { Authorization: `Bearer ${session.token}` } };
-}
+const newCustomer = () => insertSignedInUser(sql);
 
 function testShop(hooks?: FaultHooks) {
   const provider = createTestPaymentProvider();
   const payments = createPayments([hooks ? withFaults(provider, hooks) : provider], {
     timeoutMs: 300,
   });
-  return { ...createShopApp(sql, { payments }), provider };
+  return { ...createTestApp(sql, { payments }), provider };
 }
 
 function totalOf(priceCents: number, amount: number) {
   return calculateTotals([{ unitPriceCents: priceCents, amount }]).totalCents;
-}
-
-async function flightTickets(id: string): Promise<number> {
-  const [row] = await sql<{ tickets: number }[]>`SELECT tickets FROM flights WHERE id = ${id}`;
-  return row!.tickets;
 }
 
 async function paymentRow(userId: string) {
@@ -65,14 +52,6 @@ async function paymentRow(userId: string) {
   return rows;
 }
 
-function pay(headers: Record<string, string>, body: Record<string, unknown>, key?: string) {
-  return jsonRequest(
-    'POST',
-    { receipt_email: 'buyer@example.test', ...body },
-    key ? { ...headers, 'Idempotency-Key': key } : headers,
-  );
-}
-
 describe('card checkout through POST /api/stripe', () => {
   test('a paid checkout writes the order, its lines, the sales, takes the stock and clears the cart', async () => {
     const { app, provider, background } = testShop();
@@ -83,7 +62,7 @@ describe('card checkout through POST /api/stripe', () => {
 
     const res = await app.request(
       '/api/stripe',
-      pay(buyer.headers, { id: '4242 4242 4242 4242', amount: total }, randomUUID()),
+      cardPayment(buyer.headers, { id: '4242 4242 4242 4242', amount: total }, randomUUID()),
     );
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
@@ -103,7 +82,7 @@ describe('card checkout through POST /api/stripe', () => {
       departureHour: '08:00',
     });
 
-    expect(await flightTickets(flight)).toBe(7);
+    expect(await ticketsOf(sql, flight)).toBe(7);
     const [sale] = await sql`SELECT * FROM sales WHERE flight_id = ${flight}`;
     expect(sale).toMatchObject({ airline_id: airlineId, amount: 3, unit_price_cents: 1234_56 });
     const cart = await sql`SELECT * FROM cart_lines WHERE user_id = ${buyer.id} AND NOT deleted`;
@@ -131,12 +110,7 @@ describe('card checkout through POST /api/stripe', () => {
       await sql`SELECT to_address, subject, text_body FROM email_outbox WHERE subject LIKE ${`%${body.order.id}%`}`;
     expect(mail).toMatchObject({ to_address: 'buyer@example.test' });
     expect(mail!.text_body).toContain('Payment status: confirmed');
-    expect(await checkInvariants(sql)).toEqual({
-      orders_without_capture: 0,
-      captures_without_order: 0,
-      sales_mismatch: 0,
-      lines_without_sale: 0,
-    });
+    expect(await checkInvariants(sql)).toEqual(INVARIANTS_HOLD);
   });
 
   test('a client amount that differs from the server total is refused before anything is charged', async () => {
@@ -149,7 +123,7 @@ describe('card checkout through POST /api/stripe', () => {
     for (const amount of [totalOf(100_00, 1) - 1, 100, totalOf(100_00, 1) + 1]) {
       const res = await app.request(
         '/api/stripe',
-        pay(buyer.headers, { id: 'pm_card_visa', amount }),
+        cardPayment(buyer.headers, { id: 'pm_card_visa', amount }),
       );
       expect(res.status).toBe(409);
       expect(await res.json()).toMatchObject({
@@ -175,11 +149,11 @@ describe('card checkout through POST /api/stripe', () => {
     await putInCart(sql, buyer.id, flight, 2);
     const res = await app.request(
       '/api/stripe',
-      pay(buyer.headers, { id: card, amount: totalOf(50_00, 2) }, randomUUID()),
+      cardPayment(buyer.headers, { id: card, amount: totalOf(50_00, 2) }, randomUUID()),
     );
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({ code: 'payment_failed', details: { reason: code } });
-    expect(await flightTickets(flight)).toBe(4);
+    expect(await ticketsOf(sql, flight)).toBe(4);
     expect(await sql`SELECT 1 FROM orders WHERE user_id = ${buyer.id}`).toHaveLength(0);
     expect(
       await sql`SELECT 1 FROM cart_lines WHERE user_id = ${buyer.id} AND NOT deleted`,
@@ -199,14 +173,14 @@ describe('card checkout through POST /api/stripe', () => {
     const request = () =>
       app.request(
         '/api/stripe',
-        pay(buyer.headers, { id: 'pm_card_visa', amount: totalOf(80_00, 2) }, key),
+        cardPayment(buyer.headers, { id: 'pm_card_visa', amount: totalOf(80_00, 2) }, key),
       );
     const first = (await (await request()).json()) as any;
     const second = await request();
     expect(second.status).toBe(200);
     expect(((await second.json()) as any).order.id).toBe(first.order.id);
     expect(provider.capturedCount()).toBe(1);
-    expect(await flightTickets(flight)).toBe(7);
+    expect(await ticketsOf(sql, flight)).toBe(7);
   });
 
   test('the same checkout sent 20 times in parallel makes one order and one capture', async () => {
@@ -219,7 +193,7 @@ describe('card checkout through POST /api/stripe', () => {
       Array.from({ length: 20 }, () =>
         app.request(
           '/api/stripe',
-          pay(buyer.headers, { id: 'pm_card_visa', amount: totalOf(99_99, 2) }, key),
+          cardPayment(buyer.headers, { id: 'pm_card_visa', amount: totalOf(99_99, 2) }, key),
         ),
       ),
     );
@@ -231,7 +205,7 @@ describe('card checkout through POST /api/stripe', () => {
     expect(provider.payments.size).toBe(1);
     expect(provider.capturedCount()).toBe(1);
     expect(await sql`SELECT 1 FROM orders WHERE user_id = ${buyer.id}`).toHaveLength(1);
-    expect(await flightTickets(flight)).toBe(28);
+    expect(await ticketsOf(sql, flight)).toBe(28);
   });
 
   test('without any key, a double click (same cart state) still makes one order', async () => {
@@ -243,7 +217,7 @@ describe('card checkout through POST /api/stripe', () => {
       Array.from({ length: 5 }, () =>
         app.request(
           '/api/stripe',
-          pay(buyer.headers, { id: 'pm_card_visa', amount: totalOf(10_00, 1) }),
+          cardPayment(buyer.headers, { id: 'pm_card_visa', amount: totalOf(10_00, 1) }),
         ),
       ),
     );
@@ -261,7 +235,7 @@ describe('card checkout through POST /api/stripe', () => {
     );
     expect(orderIds.size).toBe(1);
     expect(provider.capturedCount()).toBe(1);
-    expect(await flightTickets(flight)).toBe(29);
+    expect(await ticketsOf(sql, flight)).toBe(29);
   });
 
   test('a key reused for a different checkout is refused', async () => {
@@ -274,13 +248,13 @@ describe('card checkout through POST /api/stripe', () => {
       (
         await app.request(
           '/api/stripe',
-          pay(buyer.headers, { id: 'pm_card_visa', amount: totalOf(20_00, 1) }, key),
+          cardPayment(buyer.headers, { id: 'pm_card_visa', amount: totalOf(20_00, 1) }, key),
         )
       ).status,
     ).toBe(200);
     const other = await app.request(
       '/api/stripe',
-      pay(buyer.headers, { id: 'pm_card_visa', amount: totalOf(20_00, 1) + 5 }, key),
+      cardPayment(buyer.headers, { id: 'pm_card_visa', amount: totalOf(20_00, 1) + 5 }, key),
     );
     expect(other.status).toBe(409);
     expect(await other.json()).toMatchObject({ details: { reason: 'idempotency_key_reused' } });
@@ -296,11 +270,11 @@ describe('card checkout through POST /api/stripe', () => {
     });
     const res = await app.request(
       '/api/stripe',
-      pay(buyer.headers, { id: 'pm_card_visa', amount: totalOf(70_00, 2) }, randomUUID()),
+      cardPayment(buyer.headers, { id: 'pm_card_visa', amount: totalOf(70_00, 2) }, randomUUID()),
     );
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ message: messages.noStockAvailable });
-    expect(await flightTickets(flight)).toBe(1);
+    expect(await ticketsOf(sql, flight)).toBe(1);
     expect(await paymentRow(buyer.id)).toMatchObject([
       { status: 'released', failure_code: 'no_stock', order_id: null },
     ]);
@@ -319,11 +293,11 @@ describe('card checkout through POST /api/stripe', () => {
     });
     const res = await app.request(
       '/api/stripe',
-      pay(buyer.headers, { id: 'pm_card_visa', amount: totalOf(70_00, 1) }, randomUUID()),
+      cardPayment(buyer.headers, { id: 'pm_card_visa', amount: totalOf(70_00, 1) }, randomUUID()),
     );
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ message: 'Price changed' });
-    expect(await flightTickets(flight)).toBe(5);
+    expect(await ticketsOf(sql, flight)).toBe(5);
     expect([...provider.payments.values()].map((p) => p.status)).toEqual(['canceled']);
   });
 
@@ -333,7 +307,7 @@ describe('card checkout through POST /api/stripe', () => {
     const before = await buyingPathCounts(sql);
     const empty = await app.request(
       '/api/stripe',
-      pay(buyer.headers, { id: 'pm_card_visa', amount: 100 }),
+      cardPayment(buyer.headers, { id: 'pm_card_visa', amount: 100 }),
     );
     expect(empty.status).toBe(400);
     const gone = await insertFlight(sql, airlineId, { tickets: 1 });
@@ -342,7 +316,7 @@ describe('card checkout through POST /api/stripe', () => {
     const mid = await buyingPathCounts(sql);
     const sold = await app.request(
       '/api/stripe',
-      pay(buyer.headers, { id: 'pm_card_visa', amount: totalOf(150_00, 1) }),
+      cardPayment(buyer.headers, { id: 'pm_card_visa', amount: totalOf(150_00, 1) }),
     );
     expect(sold.status).toBe(409);
     expect(await sold.json()).toMatchObject({ message: messages.noStockAvailable });
@@ -367,7 +341,7 @@ describe('faults between authorise and capture, and the reconciler', () => {
     const send = (key: string) =>
       shop.app.request(
         '/api/stripe',
-        pay(buyer.headers, { id: 'pm_card_visa', amount: totalOf(300_00, 2) }, key),
+        cardPayment(buyer.headers, { id: 'pm_card_visa', amount: totalOf(300_00, 2) }, key),
       );
     return { ...shop, buyer, flight, checkout, send };
   }
@@ -382,7 +356,7 @@ describe('faults between authorise and capture, and the reconciler', () => {
     expect(await res.json()).toMatchObject({
       details: { reason: 'payment_pending', retryable: true },
     });
-    expect(await flightTickets(flight)).toBe(10);
+    expect(await ticketsOf(sql, flight)).toBe(10);
     expect(await sql`SELECT 1 FROM orders WHERE user_id = ${buyer.id}`).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 700)); // the provider answers after we gave up: a hold exists
     expect([...provider.payments.values()].map((p) => p.status)).toEqual(['requires_capture']);
@@ -391,7 +365,7 @@ describe('faults between authorise and capture, and the reconciler', () => {
     expect(report).toMatchObject({ released: 1, captured: 0 });
     expect([...provider.payments.values()].map((p) => p.status)).toEqual(['canceled']);
     expect(await paymentRow(buyer.id)).toMatchObject([{ status: 'released', order_id: null }]);
-    expect(await flightTickets(flight)).toBe(10);
+    expect(await ticketsOf(sql, flight)).toBe(10);
   });
 
   test('provider timeout, then the client retries with the same key: one order, one capture', async () => {
@@ -407,7 +381,7 @@ describe('faults between authorise and capture, and the reconciler', () => {
     expect(retry.status).toBe(200);
     expect(provider.payments.size).toBe(1);
     expect(provider.capturedCount()).toBe(1);
-    expect(await flightTickets(flight)).toBe(8);
+    expect(await ticketsOf(sql, flight)).toBe(8);
   });
 
   test('crash right after authorise (hold taken, not recorded): no order; the reconciler releases it', async () => {
@@ -422,7 +396,7 @@ describe('faults between authorise and capture, and the reconciler', () => {
     expect(report).toMatchObject({ released: 1 });
     expect([...provider.payments.values()].map((p) => p.status)).toEqual(['canceled']);
     expect(provider.capturedCount()).toBe(0);
-    expect(await flightTickets(flight)).toBe(10);
+    expect(await ticketsOf(sql, flight)).toBe(10);
     expect(await sql`SELECT 1 FROM orders WHERE user_id = ${buyer.id}`).toHaveLength(0);
     expect(await checkInvariants(sql)).toMatchObject({
       orders_without_capture: 0,
@@ -437,7 +411,7 @@ describe('faults between authorise and capture, and the reconciler', () => {
     expect((await send(randomUUID())).status).toBe(503);
     const [order] = await sql`SELECT status FROM orders WHERE user_id = ${buyer.id}`;
     expect(order).toMatchObject({ status: 'pending' });
-    expect(await flightTickets(flight)).toBe(8); // stock held for the order
+    expect(await ticketsOf(sql, flight)).toBe(8); // stock held for the order
     expect(provider.capturedCount()).toBe(0);
     expect(await (await app.request('/api/orders', { headers: buyer.headers })).json()).toEqual([]);
     // Not yet: a checkout that stalled moments ago may still be retried by its client.
@@ -452,7 +426,7 @@ describe('faults between authorise and capture, and the reconciler', () => {
     expect(
       await (await app.request('/api/orders', { headers: buyer.headers })).json(),
     ).toHaveLength(1);
-    expect(await flightTickets(flight)).toBe(8);
+    expect(await ticketsOf(sql, flight)).toBe(8);
     expect(await checkInvariants(sql)).toMatchObject({
       orders_without_capture: 0,
       captures_without_order: 0,
@@ -490,7 +464,7 @@ describe('faults between authorise and capture, and the reconciler', () => {
     const res = await shop.send(randomUUID());
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({ details: { reason: 'capture_failed' } });
-    expect(await flightTickets(shop.flight)).toBe(10);
+    expect(await ticketsOf(sql, shop.flight)).toBe(10);
     expect(
       await sql`SELECT status, deleted FROM orders WHERE user_id = ${shop.buyer.id}`,
     ).toMatchObject([{ status: 'cancelled', deleted: true }]);
@@ -517,21 +491,14 @@ describe('wallet checkout with the test provider', () => {
     const key = randomUUID();
     const start = await app.request(
       '/api/checkout',
-      jsonRequest(
-        'POST',
-        { method: 'wallet', amount: totalOf(45_00, 1) },
-        { ...buyer.headers, 'Idempotency-Key': key },
-      ),
+      startCheckout(buyer.headers, { method: 'wallet', amount: totalOf(45_00, 1) }, key),
     );
     expect(start.status).toBe(202);
     const { paymentId, approvalUrl } = (await start.json()) as any;
     expect(approvalUrl).toMatch(/^\/api\/payments\/test-wallet\/wo_test_/);
 
     // Confirming before the buyer approved: refused, retryable, nothing bought.
-    const early = await app.request(`/api/checkout/${paymentId}/confirm`, {
-      method: 'POST',
-      headers: buyer.headers,
-    });
+    const early = await confirmCheckout(app, paymentId, buyer.headers);
     expect(early.status).toBe(402);
     expect(await early.json()).toMatchObject({
       details: { reason: 'wallet_not_approved', retryable: true },
@@ -546,20 +513,14 @@ describe('wallet checkout with the test provider', () => {
       `http://localhost/payment?checkout=${paymentId}&wallet=approved`,
     );
 
-    const done = await app.request(`/api/checkout/${paymentId}/confirm`, {
-      method: 'POST',
-      headers: buyer.headers,
-    });
+    const done = await confirmCheckout(app, paymentId, buyer.headers);
     expect(done.status).toBe(200);
     const body = (await done.json()) as any;
     expect(body.order.priceCents).toBe(totalOf(45_00, 1));
     expect(provider.capturedCount()).toBe(1);
-    expect(await flightTickets(flight)).toBe(2);
+    expect(await ticketsOf(sql, flight)).toBe(2);
     // Confirming again, or replaying the start with its key, returns the same order.
-    const again = await app.request(`/api/checkout/${paymentId}/confirm`, {
-      method: 'POST',
-      headers: buyer.headers,
-    });
+    const again = await confirmCheckout(app, paymentId, buyer.headers);
     expect(((await again.json()) as any).order.id).toBe(body.order.id);
     const status = await app.request(`/api/checkout/${paymentId}`, { headers: buyer.headers });
     expect(await status.json()).toMatchObject({ status: 'captured', orderId: body.order.id });
@@ -568,14 +529,7 @@ describe('wallet checkout with the test provider', () => {
     expect(
       (await app.request(`/api/checkout/${paymentId}`, { headers: other.headers })).status,
     ).toBe(404);
-    expect(
-      (
-        await app.request(`/api/checkout/${paymentId}/confirm`, {
-          method: 'POST',
-          headers: other.headers,
-        })
-      ).status,
-    ).toBe(404);
+    expect((await confirmCheckout(app, paymentId, other.headers)).status).toBe(404);
   });
 });
 
@@ -631,7 +585,7 @@ describe('who may buy, and bad input', () => {
     const buyer = await newCustomer();
     const res = await app.request(
       '/api/stripe',
-      pay(buyer.headers, { id: 'pm_card_visa', amount: 100 }, 'short'),
+      cardPayment(buyer.headers, { id: 'pm_card_visa', amount: 100 }, 'short'),
     );
     expect(res.status).toBe(400);
   });
@@ -642,7 +596,7 @@ describe('who may buy, and bad input', () => {
     const before = await buyingPathCounts(sql);
     const res = await app.request(
       '/api/stripe',
-      pay(buyer.headers, { id: 'x'.repeat(70_000), amount: 100 }),
+      cardPayment(buyer.headers, { id: 'x'.repeat(70_000), amount: 100 }),
     );
     expect(res.status).toBe(413);
     expect(await buyingPathCounts(sql)).toEqual(before);

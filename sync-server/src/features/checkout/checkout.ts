@@ -153,6 +153,17 @@ export function createCheckout(deps: CheckoutDeps) {
     return provider;
   }
 
+  /** A provider's decline ends the payment as failed, with its reason; any other error is thrown on. */
+  function recordDecline(payment: PaymentRow, error: unknown): Promise<PaymentRow> {
+    if (!(error instanceof PaymentDeclinedError)) throw error;
+    return updatePayment(
+      sql,
+      payment.id,
+      { status: 'failed', failure_code: error.code, failure_message: error.message },
+      0,
+    );
+  }
+
   /**
    * Moves a checkout whose lease we hold as far as it goes. `forward` completes the purchase
    * (the buyer's request or its retry); `rollback` is the reconciler's: a checkout that stalled
@@ -204,13 +215,7 @@ export function createCheckout(deps: CheckoutDeps) {
             leaseMs,
           );
         } catch (error) {
-          if (!(error instanceof PaymentDeclinedError)) throw error;
-          payment = await updatePayment(
-            sql,
-            payment.id,
-            { status: 'failed', failure_code: error.code, failure_message: error.message },
-            0,
-          );
+          payment = await recordDecline(payment, error);
         }
         continue;
       }
@@ -284,13 +289,7 @@ export function createCheckout(deps: CheckoutDeps) {
           }
           authorizationId = authorization.id;
         } catch (error) {
-          if (!(error instanceof PaymentDeclinedError)) throw error;
-          payment = await updatePayment(
-            sql,
-            payment.id,
-            { status: 'failed', failure_code: error.code, failure_message: error.message },
-            0,
-          );
+          payment = await recordDecline(payment, error);
           continue;
         }
         if (mode === 'rollback') {
@@ -557,13 +556,7 @@ export function createCheckout(deps: CheckoutDeps) {
               retryable: true,
             });
           }
-          const failed = await updatePayment(
-            sql,
-            leased.id,
-            { status: 'failed', failure_code: error.code, failure_message: error.message },
-            0,
-          );
-          throw failureOf(failed);
+          throw failureOf(await recordDecline(leased, error));
         }
         if (error instanceof AppError) throw error;
         throw new PaymentPendingError(leased.id);

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, test } from 'vitest';
-import { calculateTotals } from '@skyport/shared';
-import { createTestDatabase } from '../../test/database.ts';
+import { describe, expect, test } from 'vitest';
 import { insertUser } from '../../test/actors.ts';
-import { createSession } from '../identity/sessions.ts';
+import { createTestApp, createTestHarness, jsonRequest } from '../../test/harness.ts';
 import { createPayments, testProviderFor } from '../../payments/index.ts';
 import { delay, withFaults } from '../../payments/faults.ts';
 import { createStripeProvider } from '../../payments/stripe-provider.ts';
@@ -11,7 +9,13 @@ import {
   createTestPaymentProvider,
   type TestPaymentProvider,
 } from '../../payments/test-provider.ts';
-import { createShopApp, insertFlight, jsonRequest, putInCart } from './testing.ts';
+import {
+  buyerWithCart,
+  confirmCheckout,
+  insertFlight,
+  putInCart,
+  startCheckout,
+} from './testing.ts';
 
 /**
  * What the PWA's checkout relies on to never pay twice (issue 14): the test provider's card
@@ -19,29 +23,17 @@ import { createShopApp, insertFlight, jsonRequest, putInCart } from './testing.t
  * its payment id after a lost answer, and the test-only slow provider of the browser test.
  */
 
-const { sql } = await createTestDatabase();
-let airlineId: string;
+const { sql, app } = await createTestHarness();
+const airlineId = (await insertUser(sql, { role: 'airline', airlineStatus: 'approved' }))
+  .airlineId!;
 
-beforeAll(async () => {
-  airlineId = (await insertUser(sql, { role: 'airline', airlineStatus: 'approved' })).airlineId!;
-});
-
-async function buyerWithCart(priceCents: number, amount: number) {
-  const user = await insertUser(sql, { role: 'customer' });
-  const { token } = await createSession(sql, user.id, 3600);
-  const flight = await insertFlight(sql, airlineId, { priceCents, tickets: 10 });
-  await putInCart(sql, user.id, flight, amount);
-  return {
-    user,
-    headers: { Authorization: `Bearer ${token}` },
-    total: calculateTotals([{ unitPriceCents: priceCents, amount }]).totalCents,
-  };
-}
+/** A fresh buyer with `amount` tickets of a new flight at `priceCents` in the cart. */
+const withCart = (priceCents: number, amount: number) =>
+  buyerWithCart(sql, airlineId, { priceCents, amount });
 
 describe('POST /api/payments/test-card: the test provider tokenises a card like Stripe.js', () => {
   test('test card numbers become their payment-method ids; anything else a token that is declined', async () => {
-    const { app } = createShopApp(sql);
-    const buyer = await buyerWithCart(10_00, 1);
+    const buyer = await withCart(10_00, 1);
     const token = async (number: string) => {
       const res = await app.request(
         '/api/payments/test-card',
@@ -58,17 +50,16 @@ describe('POST /api/payments/test-card: the test provider tokenises a card like 
     // The token pays like the number did.
     const paid = await app.request(
       '/api/checkout',
-      jsonRequest(
-        'POST',
+      startCheckout(
+        buyer.headers,
         { method: 'card', paymentMethodId: await token('4242424242424242'), amount: buyer.total },
-        { ...buyer.headers, 'Idempotency-Key': randomUUID() },
+        randomUUID(),
       ),
     );
     expect(paid.status).toBe(200);
   });
 
   test('only for buyers, and only while the test provider takes cards', async () => {
-    const { app } = createShopApp(sql);
     const guest = await app.request(
       '/api/payments/test-card',
       jsonRequest('POST', { number: '4242424242424242' }),
@@ -76,8 +67,8 @@ describe('POST /api/payments/test-card: the test provider tokenises a card like 
     expect(guest.status).toBe(401);
 
     const stripe = createStripeProvider({ secretKey: 'sk_test_x', apiBase: 'http://127.0.0.1:9' });
-    const { app: real } = createShopApp(sql, { payments: createPayments([stripe]) });
-    const buyer = await buyerWithCart(10_00, 1);
+    const { app: real } = createTestApp(sql, { payments: createPayments([stripe]) });
+    const buyer = await withCart(10_00, 1);
     const res = await real.request(
       '/api/payments/test-card',
       jsonRequest('POST', { number: '4242424242424242' }, buyer.headers),
@@ -94,14 +85,14 @@ describe('a card checkout whose answer was lost', () => {
       [withFaults(provider, { before: { authorize: () => (slow ? delay(600)() : undefined) } })],
       { timeoutMs: 300 },
     );
-    const { app } = createShopApp(sql, { payments });
-    const buyer = await buyerWithCart(80_00, 1);
+    const { app } = createTestApp(sql, { payments });
+    const buyer = await withCart(80_00, 1);
     const first = await app.request(
       '/api/checkout',
-      jsonRequest(
-        'POST',
+      startCheckout(
+        buyer.headers,
         { method: 'card', paymentMethodId: 'pm_card_visa', amount: buyer.total },
-        { ...buyer.headers, 'Idempotency-Key': randomUUID() },
+        randomUUID(),
       ),
     );
     expect(first.status).toBe(503);
@@ -113,15 +104,9 @@ describe('a card checkout whose answer was lost', () => {
     });
     expect(await status.json()).toMatchObject({ status: 'created', orderId: null });
 
-    const done = await app.request(`/api/checkout/${details.paymentId}/confirm`, {
-      method: 'POST',
-      headers: buyer.headers,
-    });
+    const done = await confirmCheckout(app, details.paymentId, buyer.headers);
     expect(done.status).toBe(200);
-    const again = await app.request(`/api/checkout/${details.paymentId}/confirm`, {
-      method: 'POST',
-      headers: buyer.headers,
-    });
+    const again = await confirmCheckout(app, details.paymentId, buyer.headers);
     expect(((await again.json()) as any).order.id).toBe(((await done.json()) as any).order.id);
     await new Promise((resolve) => setTimeout(resolve, 400)); // the late first call lands too
     expect(provider.payments.size).toBe(1);
@@ -137,17 +122,17 @@ describe('TEST_PAYMENT_SLOW_AUTHORIZATIONS (test only)', () => {
       { NODE_ENV: 'development', PAYMENT_TIMEOUT_MS: 200 },
       env,
     ) as TestPaymentProvider;
-    const { app } = createShopApp(sql, {
+    const { app } = createTestApp(sql, {
       payments: createPayments([provider], { timeoutMs: 200 }),
     });
-    const buyer = await buyerWithCart(30_00, 1);
+    const buyer = await withCart(30_00, 1);
     const send = (key: string) =>
       app.request(
         '/api/checkout',
-        jsonRequest(
-          'POST',
+        startCheckout(
+          buyer.headers,
           { method: 'card', paymentMethodId: 'pm_card_visa', amount: buyer.total },
-          { ...buyer.headers, 'Idempotency-Key': key },
+          key,
         ),
       );
     const key = randomUUID();

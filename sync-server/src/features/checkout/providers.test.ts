@@ -1,47 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { calculateTotals } from '@skyport/shared';
-import { createTestDatabase } from '../../test/database.ts';
+import { describe, expect, test } from 'vitest';
 import { insertUser } from '../../test/actors.ts';
-import { createSession } from '../identity/sessions.ts';
+import { createTestApp, createTestHarness } from '../../test/harness.ts';
 import { createPayments } from '../../payments/index.ts';
 import { crashTimes, withFaults } from '../../payments/faults.ts';
-import { createPayPalProvider } from '../../payments/paypal-provider.ts';
-import { createStripeProvider, signStripeWebhook } from '../../payments/stripe-provider.ts';
-import { startPayPalPeer, type PayPalPeer } from '../../payments/testing/paypal-peer.ts';
-import { startStripePeer, type StripePeer } from '../../payments/testing/stripe-peer.ts';
-import { checkInvariants, createShopApp, insertFlight, jsonRequest, putInCart } from './testing.ts';
+import { signStripeWebhook } from '../../payments/stripe-provider.ts';
+import { startPaymentPeers } from '../../payments/testing/peers.ts';
+import {
+  buyerWithCart,
+  cardPayment,
+  checkInvariants,
+  confirmCheckout,
+  startCheckout,
+} from './testing.ts';
 
 /** The whole buying path with the real adapters, against local peers that answer like Stripe and PayPal. */
 
-const { sql } = await createTestDatabase();
-let stripePeer: StripePeer;
-let paypalPeer: PayPalPeer;
-let airlineId: string;
+const { sql } = await createTestHarness();
+const { stripePeer, paypalPeer, providers } = await startPaymentPeers({
+  stripeSecretKey: 'sk_test_shop',
+  paypalClientId: 'shop',
+  paypalClientSecret: 'shh',
+});
+const airlineId = (await insertUser(sql, { role: 'airline', airlineStatus: 'approved' }))
+  .airlineId!;
 const WEBHOOK_SECRET = 'whsec_local_test';
 
-beforeAll(async () => {
-  stripePeer = await startStripePeer({ secretKey: 'sk_test_shop' });
-  paypalPeer = await startPayPalPeer({ clientId: 'shop', clientSecret: 'shh' });
-  airlineId = (await insertUser(sql, { role: 'airline', airlineStatus: 'approved' })).airlineId!;
-});
-afterAll(async () => {
-  await stripePeer.close();
-  await paypalPeer.close();
-});
-
 function shop(options: { crashAfterCapture?: boolean } = {}) {
-  const stripe = createStripeProvider({
-    secretKey: 'sk_test_shop',
-    apiBase: stripePeer.url,
-    timeoutMs: 3000,
-  });
-  const paypal = createPayPalProvider({
-    clientId: 'shop',
-    clientSecret: 'shh',
-    apiBase: paypalPeer.url,
-    timeoutMs: 3000,
-  });
+  const { stripe, paypal } = providers(3000);
   const card = options.crashAfterCapture
     ? withFaults(stripe, { after: { capture: crashTimes(1, 'after capture') } })
     : stripe;
@@ -49,21 +35,12 @@ function shop(options: { crashAfterCapture?: boolean } = {}) {
     timeoutMs: 3000,
     stripeWebhookSecret: WEBHOOK_SECRET,
   });
-  return createShopApp(sql, { payments });
+  return createTestApp(sql, { payments });
 }
 
-async function buyerWithCart(priceCents: number, amount: number) {
-  const user = await insertUser(sql, { role: 'customer' });
-  const { token } = await createSession(sql, user.id, 3600);
-  const flight = await insertFlight(sql, airlineId, { priceCents, tickets: 20 });
-  await putInCart(sql, user.id, flight, amount);
-  return {
-    user,
-    flight,
-    headers: { Authorization: `Bearer ${token}` },
-    total: calculateTotals([{ unitPriceCents: priceCents, amount }]).totalCents,
-  };
-}
+/** A fresh buyer with `amount` tickets of a new flight at `priceCents` in the cart. */
+const withCart = (priceCents: number, amount: number) =>
+  buyerWithCart(sql, airlineId, { priceCents, amount, tickets: 20 });
 
 function webhook(event: object, secret = WEBHOOK_SECRET): RequestInit {
   const payload = JSON.stringify(event);
@@ -80,14 +57,10 @@ function webhook(event: object, secret = WEBHOOK_SECRET): RequestInit {
 describe('Stripe cards', () => {
   test('POST /api/stripe authorises a manual-capture PaymentIntent for the server total, then captures it', async () => {
     const { app } = shop();
-    const buyer = await buyerWithCart(250_00, 2);
+    const buyer = await withCart(250_00, 2);
     const res = await app.request(
       '/api/stripe',
-      jsonRequest(
-        'POST',
-        { id: 'pm_card_visa', amount: buyer.total, receipt_email: 'r@x.test' },
-        { ...buyer.headers, 'Idempotency-Key': randomUUID() },
-      ),
+      cardPayment(buyer.headers, { id: 'pm_card_visa', amount: buyer.total }, randomUUID()),
     );
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
@@ -97,25 +70,20 @@ describe('Stripe cards', () => {
       amount_received: buyer.total,
       capture_method: 'manual',
       status: 'succeeded',
-      receipt_email: 'r@x.test',
+      receipt_email: 'buyer@example.test',
     });
     expect(body.order.priceCents).toBe(buyer.total);
   });
 
   test("a Stripe decline is a 402 with Stripe's message, and nothing is bought", async () => {
     const { app } = shop();
-    const buyer = await buyerWithCart(10_00, 1);
+    const buyer = await withCart(10_00, 1);
     const res = await app.request(
       '/api/stripe',
-      jsonRequest(
-        'POST',
-        {
-          id: 'pm_card_chargeDeclinedInsufficientFunds',
-          amount: buyer.total,
-          receipt_email: 'r@x.test',
-        },
-        buyer.headers,
-      ),
+      cardPayment(buyer.headers, {
+        id: 'pm_card_chargeDeclinedInsufficientFunds',
+        amount: buyer.total,
+      }),
     );
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({
@@ -127,14 +95,10 @@ describe('Stripe cards', () => {
 
   test('webhook: a signed payment_intent.succeeded settles a checkout that crashed after capture; redelivery is deduplicated', async () => {
     const { app } = shop({ crashAfterCapture: true });
-    const buyer = await buyerWithCart(33_00, 1);
+    const buyer = await withCart(33_00, 1);
     const res = await app.request(
       '/api/stripe',
-      jsonRequest(
-        'POST',
-        { id: 'pm_card_visa', amount: buyer.total, receipt_email: 'r@x.test' },
-        { ...buyer.headers, 'Idempotency-Key': randomUUID() },
-      ),
+      cardPayment(buyer.headers, { id: 'pm_card_visa', amount: buyer.total }, randomUUID()),
     );
     expect(res.status).toBe(503);
     const [payment] = await sql<
@@ -188,14 +152,10 @@ describe('Stripe cards', () => {
 describe('PayPal wallet', () => {
   test('create → buyer approves at PayPal → confirm: authorised, order written, captured', async () => {
     const { app } = shop();
-    const buyer = await buyerWithCart(12_34, 1);
+    const buyer = await withCart(12_34, 1);
     const start = await app.request(
       '/api/checkout',
-      jsonRequest(
-        'POST',
-        { method: 'wallet', amount: buyer.total },
-        { ...buyer.headers, 'Idempotency-Key': randomUUID() },
-      ),
+      startCheckout(buyer.headers, { method: 'wallet', amount: buyer.total }, randomUUID()),
     );
     expect(start.status).toBe(202);
     const { paymentId, approvalUrl } = (await start.json()) as {
@@ -208,10 +168,7 @@ describe('PayPal wallet', () => {
       `http://localhost/payment?checkout=${paymentId}&wallet=approved`,
     );
 
-    const done = await app.request(`/api/checkout/${paymentId}/confirm`, {
-      method: 'POST',
-      headers: buyer.headers,
-    });
+    const done = await confirmCheckout(app, paymentId, buyer.headers);
     expect(done.status).toBe(200);
     const body = (await done.json()) as any;
     expect(paypalPeer.authorizations.get(body.idpurchase)).toMatchObject({
@@ -222,20 +179,12 @@ describe('PayPal wallet', () => {
   });
 
   test('a card payment is refused by the wallet-only PayPal setup', async () => {
-    const paypal = createPayPalProvider({
-      clientId: 'shop',
-      clientSecret: 'shh',
-      apiBase: paypalPeer.url,
-    });
-    const { app } = createShopApp(sql, { payments: createPayments([paypal]) });
-    const buyer = await buyerWithCart(5_00, 1);
+    const { paypal } = providers();
+    const { app } = createTestApp(sql, { payments: createPayments([paypal]) });
+    const buyer = await withCart(5_00, 1);
     const res = await app.request(
       '/api/stripe',
-      jsonRequest(
-        'POST',
-        { id: 'pm_card_visa', amount: buyer.total, receipt_email: 'r@x.test' },
-        buyer.headers,
-      ),
+      cardPayment(buyer.headers, { id: 'pm_card_visa', amount: buyer.total }),
     );
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ details: { reason: 'method_unavailable' } });

@@ -1,23 +1,11 @@
 // Test helpers for the buying path (imported by *.test.ts and the checkout benchmark only).
 import { randomUUID } from 'node:crypto';
-import { createApp } from '../../app.ts';
+import { calculateTotals } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
-import { createLogger } from '../../lib/logger.ts';
-import { createTestPayments, type Payments, type PaymentProvider } from '../../payments/index.ts';
-import { BackgroundTasks } from '../identity/background.ts';
+import type { Payments, PaymentProvider } from '../../payments/index.ts';
+import { insertSignedInUser } from '../../test/actors.ts';
+import { jsonRequest } from '../../test/harness.ts';
 import { generateToken, hashToken } from '../identity/tokens.ts';
-
-export function createShopApp(sql: Sql, options: { payments?: Payments } = {}) {
-  const background = new BackgroundTasks();
-  const payments = options.payments ?? createTestPayments({ timeoutMs: 2_000 });
-  const app = createApp({
-    sql,
-    logger: createLogger(process.env.CHECKOUT_TEST_LOG ?? 'silent'),
-    background,
-    payments,
-  });
-  return { app, background, payments };
-}
 
 /** The provider serving `kind` in `payments`, typed as the caller expects it. */
 export function providerOf<P extends PaymentProvider>(
@@ -73,6 +61,73 @@ export async function putInCart(
     ON CONFLICT (user_id, flight_id) DO UPDATE SET amount = EXCLUDED.amount, deleted = false`;
 }
 
+/** Tickets left on a flight. */
+export async function ticketsOf(sql: Sql, flightId: string): Promise<number> {
+  const [row] = await sql<
+    { tickets: number }[]
+  >`SELECT tickets FROM flights WHERE id = ${flightId}`;
+  return row!.tickets;
+}
+
+/**
+ * A fresh signed-in customer (so tests never share a cart) with `amount` tickets of a new flight
+ * of `airlineId` in the cart, and the total the server will ask for them.
+ */
+export async function buyerWithCart(
+  sql: Sql,
+  airlineId: string,
+  { priceCents, amount, tickets = 10 }: { priceCents: number; amount: number; tickets?: number },
+) {
+  const buyer = await insertSignedInUser(sql);
+  const flight = await insertFlight(sql, airlineId, { priceCents, tickets });
+  await putInCart(sql, buyer.id, flight, amount);
+  return {
+    ...buyer,
+    flight,
+    total: calculateTotals([{ unitPriceCents: priceCents, amount }]).totalCents,
+  };
+}
+
+/** The buyer's headers, with the checkout's `Idempotency-Key` when there is one. */
+function withKey(headers: Record<string, string>, key: string | undefined) {
+  return key ? { ...headers, 'Idempotency-Key': key } : headers;
+}
+
+/** Spec §7 `POST /api/stripe`: the cart paid by card `id` (a test card number or payment method). */
+export function cardPayment(
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+  key?: string,
+): RequestInit {
+  return jsonRequest(
+    'POST',
+    { receipt_email: 'buyer@example.test', ...body },
+    withKey(headers, key),
+  );
+}
+
+/** `POST /api/checkout/{paymentId}/confirm`: the buyer goes on after approving or authenticating. */
+export function confirmCheckout(
+  app: RequestingApp,
+  paymentId: string,
+  headers: Record<string, string>,
+): Promise<Response> {
+  return Promise.resolve(
+    app.request(`/api/checkout/${paymentId}/confirm`, { method: 'POST', headers }),
+  );
+}
+
+/** `POST /api/checkout`: the cart paid by a card's payment method, or by the wallet. */
+export function startCheckout(
+  headers: Record<string, string>,
+  body:
+    | { method: 'card'; paymentMethodId: string; amount: number; receiptEmail?: string }
+    | { method: 'wallet'; amount: number },
+  key?: string,
+): RequestInit {
+  return jsonRequest('POST', body, withKey(headers, key));
+}
+
 export interface Buyer {
   id: string;
   token: string;
@@ -97,18 +152,6 @@ export async function insertBuyers(sql: Sql, count: number): Promise<Buyer[]> {
   }));
 }
 
-export function jsonRequest(
-  method: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): RequestInit {
-  return {
-    method,
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  };
-}
-
 /** Row counts of everything the buying path writes: equal before and after = nothing written. */
 export async function buyingPathCounts(sql: Sql) {
   const [row] = await sql<Record<string, number>[]>`
@@ -124,6 +167,14 @@ export async function buyingPathCounts(sql: Sql) {
       (SELECT md5(coalesce(string_agg(c::text, '|' ORDER BY user_id, flight_id), '')) FROM cart_lines c) AS cart_hash`;
   return row!;
 }
+
+/** `checkInvariants` when every invariant holds. */
+export const INVARIANTS_HOLD = {
+  orders_without_capture: 0,
+  captures_without_order: 0,
+  sales_mismatch: 0,
+  lines_without_sale: 0,
+};
 
 /**
  * The §9 invariants of the buying path, checked on the database:
@@ -151,33 +202,62 @@ export async function checkInvariants(sql: Sql) {
   return row!;
 }
 
-/** Buys `amount` tickets of `flightId` as `buyer` through the real checkout; returns the order. */
-export async function purchase(
-  app: { request: (path: string, init?: RequestInit) => Response | Promise<Response> },
-  sql: Sql,
-  buyer: { id: string; headers: Record<string, string> },
-  flightId: string,
-  amount = 1,
-): Promise<{
+/** What the helpers need of an app: its requests. */
+type RequestingApp = {
+  request: (path: string, init?: RequestInit) => Response | Promise<Response>;
+};
+
+/** An order as the checkout answers it. */
+export interface Purchase {
   id: string;
   idpurchase: string;
   priceCents: number;
   stocks: { id: string; flightId: string; airlineId: string; amount: number; valueCents: number }[];
-}> {
+}
+
+/** Buys `amount` tickets of `flightId` as `buyer` through the real checkout; returns the order. */
+export async function purchase(
+  app: RequestingApp,
+  sql: Sql,
+  buyer: { id: string; headers: Record<string, string> },
+  flightId: string,
+  amount = 1,
+): Promise<Purchase> {
   await putInCart(sql, buyer.id, flightId, amount);
   const cart = (await (await app.request('/api/cart', { headers: buyer.headers })).json()) as {
     totalCents: number;
   };
   const res = await app.request(
     '/api/stripe',
-    jsonRequest(
-      'POST',
-      { id: 'pm_card_visa', amount: cart.totalCents, receipt_email: 'buyer@example.test' },
-      { ...buyer.headers, 'Idempotency-Key': randomUUID() },
-    ),
+    cardPayment(buyer.headers, { id: 'pm_card_visa', amount: cart.totalCents }, randomUUID()),
   );
   if (res.status !== 200) throw new Error(`purchase failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { order: Awaited<ReturnType<typeof purchase>> }).order;
+  return ((await res.json()) as { order: Purchase }).order;
+}
+
+/**
+ * The body of the spec's `POST /api/orders` the PWA sends after paying, for an order `purchase`
+ * made of `insertFlight`'s flights (their route and hours).
+ */
+export function orderConfirmation(order: Purchase, userId: string) {
+  return {
+    price: order.priceCents,
+    stocks: order.stocks.map((l) => ({
+      flightId: l.flightId,
+      airlineId: l.airlineId,
+      amount: l.amount,
+      value: l.valueCents,
+      moreinfo: {
+        origin: 'Argentina',
+        destination: 'Chile',
+        arrivalHour: '10:30',
+        departureHour: '08:00',
+      },
+    })),
+    userId,
+    idpurchase: order.idpurchase,
+    creationdate: new Date().toISOString(),
+  };
 }
 
 /** A fresh verified customer with a bearer session. */

@@ -4,10 +4,14 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { identityDepsFromConfig } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { createTestDatabase } from '../../test/database.ts';
-import { createTestApp, json, randomIp, bodyOf } from '../identity/testing.ts';
-import { createSession } from '../identity/sessions.ts';
-import { insertUser } from '../../test/actors.ts';
+import { insertSignedInUser } from '../../test/actors.ts';
+import {
+  bodyOf,
+  createTestApp,
+  createTestHarness,
+  jsonRequest,
+  randomIp,
+} from '../../test/harness.ts';
 import {
   createOutboxMailer,
   createSmtpMailer,
@@ -16,7 +20,7 @@ import {
 } from './mailer.ts';
 import { verificationEmail } from './templates.ts';
 
-const { sql } = await createTestDatabase();
+const { sql, app } = await createTestHarness();
 
 /** A real SMTP server on localhost that keeps every message it accepts, parsed. */
 let smtp: SMTPServer;
@@ -51,6 +55,14 @@ afterAll(async () => {
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
+/** Production settings: the environment a production start must have, and the public origin. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://db.example/skyport',
+  ALLOW_TEST_PAYMENTS: 'true',
+  APP_ORIGIN: 'https://skyport.example',
+};
+
 describe('SMTP adapter', () => {
   test('a registration sends the verification email to a real SMTP peer, with text and HTML parts', async () => {
     const { app, background } = createTestApp(sql, {
@@ -58,41 +70,27 @@ describe('SMTP adapter', () => {
       identity: { appOrigins: ['https://skyport.example'] },
     });
     const email = `smtp-${Date.now()}@example.test`;
-    const response = await app.request(
-      '/api/auth/register',
-      json(
-        'POST',
-        {
-          name: 'Zoë <script>',
-          lastName: 'Tester',
-          image: 'https://images.test/face.png',
-          email,
-          phone: '1234567890',
-          password: 'Secret1!',
-          confirmPassword: 'Secret1!',
-        },
-        { 'X-Forwarded-For': randomIp() },
-      ),
-    );
+    const register = (name: string) =>
+      app.request(
+        '/api/auth/register',
+        jsonRequest(
+          'POST',
+          {
+            name,
+            lastName: 'Tester',
+            image: 'https://images.test/face.png',
+            email,
+            phone: '1234567890',
+            password: 'Secret1!',
+            confirmPassword: 'Secret1!',
+          },
+          { 'X-Forwarded-For': randomIp() },
+        ),
+      );
     // "<script>" is not a valid name: the rule refuses it before anything is sent.
-    expect(response.status).toBe(400);
+    expect((await register('Zoë <script>')).status).toBe(400);
 
-    const ok = await app.request(
-      '/api/auth/register',
-      json(
-        'POST',
-        {
-          name: 'Zoë',
-          lastName: 'Tester',
-          image: 'https://images.test/face.png',
-          email,
-          phone: '1234567890',
-          password: 'Secret1!',
-          confirmPassword: 'Secret1!',
-        },
-        { 'X-Forwarded-For': randomIp() },
-      ),
-    );
+    const ok = await register('Zoë');
     expect(ok.status).toBe(202);
     await background.settled();
 
@@ -110,7 +108,7 @@ describe('SMTP adapter', () => {
 
     // The emailed token verifies the account.
     const token = /token=([A-Za-z0-9_-]{43})/.exec(mail.text ?? '')![1];
-    const verify = await app.request('/api/auth/verify-email', json('POST', { token }));
+    const verify = await app.request('/api/auth/verify-email', jsonRequest('POST', { token }));
     expect(verify.status).toBe(200);
   });
 
@@ -122,23 +120,9 @@ describe('SMTP adapter', () => {
     expect(withSmtp.mailer?.kind).toBe('smtp');
     const without = identityDepsFromConfig(loadConfig({}), sql);
     expect(without.mailer?.kind).toBe('outbox');
-    const production = identityDepsFromConfig(
-      loadConfig({
-        NODE_ENV: 'production',
-        DATABASE_URL: 'postgres://db.example/skyport',
-        ALLOW_TEST_PAYMENTS: 'true',
-        APP_ORIGIN: 'https://skyport.example',
-      }),
-      sql,
-    );
+    const production = identityDepsFromConfig(loadConfig(PRODUCTION), sql);
     expect(production.identity?.appOrigins).toEqual(['https://skyport.example']);
-    expect(() =>
-      loadConfig({
-        NODE_ENV: 'production',
-        DATABASE_URL: 'postgres://db.example/skyport',
-        ALLOW_TEST_PAYMENTS: 'true',
-      }),
-    ).toThrow(/APP_ORIGIN/);
+    expect(() => loadConfig({ ...PRODUCTION, APP_ORIGIN: undefined })).toThrow(/APP_ORIGIN/);
   });
 });
 
@@ -152,13 +136,8 @@ describe('database outbox', () => {
 
   test('stores both parts, readable by a super administrator at GET /api/admin/outbox', async () => {
     await createOutboxMailer(sql).send(outboxMail());
-    const { app } = createTestApp(sql);
-    const admin = await createSession(
-      sql,
-      (await insertUser(sql, { role: 'super_admin' })).id,
-      600,
-    );
-    const asAdmin = { headers: { Authorization: `Bearer ${admin.token}` } };
+    const admin = await insertSignedInUser(sql, { role: 'super_admin', sessionTtlSeconds: 600 });
+    const asAdmin = { headers: admin.headers };
     const response = await app.request('/api/admin/outbox?to=outbox@example.test', asAdmin);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -174,12 +153,7 @@ describe('database outbox', () => {
 
   test('no request without a super administrator session reads it, from any address or proxy', async () => {
     await createOutboxMailer(sql).send(outboxMail());
-    const { app } = createTestApp(sql, { identity: { trustProxy: true } });
-    const customer = await createSession(
-      sql,
-      (await insertUser(sql, { role: 'customer' })).id,
-      600,
-    );
+    const customer = await insertSignedInUser(sql, { sessionTtlSeconds: 600 });
     const loopback = { incoming: { socket: { remoteAddress: '127.0.0.1' } } };
     const attempts: [string, RequestInit][] = [
       ['/api/admin/outbox', {}],
@@ -206,15 +180,7 @@ describe('database outbox', () => {
     expect(printed[0]).toContain('Email to Outbox@Example.test: Verify your email for Skyport');
     expect(printed[0]).toContain('http://localhost/verify-email?token=x');
     const development = identityDepsFromConfig(loadConfig({}), sql);
-    const production = identityDepsFromConfig(
-      loadConfig({
-        NODE_ENV: 'production',
-        DATABASE_URL: 'postgres://db.example/skyport',
-        ALLOW_TEST_PAYMENTS: 'true',
-        APP_ORIGIN: 'https://skyport.example',
-      }),
-      sql,
-    );
+    const production = identityDepsFromConfig(loadConfig(PRODUCTION), sql);
     expect(development.mailer?.kind).toBe('outbox');
     expect(production.mailer?.kind).toBe('outbox');
   });

@@ -1,23 +1,11 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { messages } from '@skyport/shared';
-import { createTestDatabase } from '../../test/database.ts';
-import { createActors, type Actor, type ActorName } from '../../test/actors.ts';
-import {
-  buyingPathCounts,
-  createShopApp,
-  futureDate,
-  insertFlight,
-  jsonRequest,
-} from '../checkout/testing.ts';
+import type { Actor } from '../../test/actors.ts';
+import { createTestHarness, jsonRequest } from '../../test/harness.ts';
+import { buyingPathCounts, futureDate, insertFlight } from '../checkout/testing.ts';
 import { serverToday } from './routes.ts';
 
-const { sql } = await createTestDatabase();
-const { app } = createShopApp(sql);
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-});
+const { sql, app, actors } = await createTestHarness({ actors: true });
 
 function form(overrides: Record<string, unknown> = {}) {
   return {

@@ -1,6 +1,7 @@
 import { messages, type Flight, type FlightFieldsFromForm } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
+import { FLIGHT_WIRE_COLUMNS } from '../../db/flight-row.ts';
 import { beginRetryingDeadlocks, lockFlights } from '../../db/locks.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 
@@ -12,56 +13,14 @@ type Tx = postgres.TransactionSql;
  * replication lock first (see checkout/queries.ts).
  */
 
-const FLIGHT_COLUMNS = (sql: Sql | Tx) => sql`
-  id, airline_id, airline_name, origin, destination,
-  to_char(departure_date, 'YYYY-MM-DD') AS departure_date, to_char(departure_hour, 'HH24:MI') AS departure_hour,
-  to_char(arrival_date, 'YYYY-MM-DD') AS arrival_date, to_char(arrival_hour, 'HH24:MI') AS arrival_hour,
-  duration_estimated, price_cents, tickets, logo, description, created_at`;
-
-interface FlightRow {
-  id: string;
-  airline_id: string;
-  airline_name: string;
-  origin: string;
-  destination: string;
-  departure_date: string;
-  departure_hour: string;
-  arrival_date: string;
-  arrival_hour: string;
-  duration_estimated: string;
-  price_cents: number;
-  tickets: number;
-  logo: string;
-  description: string;
-  created_at: Date;
-}
-
-function toFlight(row: FlightRow): Flight {
-  return {
-    id: row.id,
-    airlineId: row.airline_id,
-    airlineName: row.airline_name,
-    origin: row.origin,
-    destination: row.destination,
-    departureDate: row.departure_date,
-    departureHour: row.departure_hour,
-    arrivalDate: row.arrival_date,
-    arrivalHour: row.arrival_hour,
-    durationEstimated: row.duration_estimated,
-    priceCents: row.price_cents,
-    tickets: row.tickets,
-    logo: row.logo,
-    description: row.description,
-    createdAt: row.created_at.getTime(),
-  };
-}
+/** A flight's wire fields (the one mapping, db/flight-row.ts) in a SELECT or RETURNING list. */
+const wireColumns = (sql: Sql | Tx) => sql.unsafe(FLIGHT_WIRE_COLUMNS);
 
 /** The airline's live flights, with or without stock (its catalogue table). */
 export async function listOwnFlights(sql: Sql, airlineId: string): Promise<Flight[]> {
-  const rows = await sql<FlightRow[]>`
-    SELECT ${FLIGHT_COLUMNS(sql)} FROM flights WHERE airline_id = ${airlineId} AND NOT deleted
-    ORDER BY created_at, id`;
-  return rows.map(toFlight);
+  return sql<Flight[]>`
+    SELECT ${wireColumns(sql)} FROM flights f WHERE f.airline_id = ${airlineId} AND NOT f.deleted
+    ORDER BY f.created_at, f.id`;
 }
 
 /**
@@ -102,14 +61,14 @@ export async function createFlight(
       });
     // Spec §3: a flight's logo is its airline's image.
     const logo = airline.image || fields.logo || '';
-    const [row] = await tx<FlightRow[]>`
-      INSERT INTO flights (airline_id, airline_name, origin, destination, departure_date, departure_hour,
+    const [flight] = await tx<Flight[]>`
+      INSERT INTO flights AS f (airline_id, airline_name, origin, destination, departure_date, departure_hour,
                            arrival_date, arrival_hour, duration_estimated, price_cents, tickets, logo, description)
       VALUES (${airlineId}, ${airline.name}, ${fields.origin}, ${fields.destination}, ${fields.departureDate},
               ${fields.departureHour}, ${fields.arrivalDate}, ${fields.arrivalHour}, ${fields.durationEstimated},
               ${fields.priceCents}, ${fields.tickets}, ${logo}, ${fields.description})
-      RETURNING ${FLIGHT_COLUMNS(tx)}`;
-    return toFlight(row!);
+      RETURNING ${wireColumns(tx)}`;
+    return flight!;
   });
 }
 
@@ -121,15 +80,15 @@ export async function updateFlight(
 ): Promise<Flight> {
   return sql.begin(async (tx) => {
     await assertOwnFlights(tx, airlineId, [flightId]);
-    const [row] = await tx<FlightRow[]>`
-      UPDATE flights SET origin = ${fields.origin}, destination = ${fields.destination},
+    const [flight] = await tx<Flight[]>`
+      UPDATE flights f SET origin = ${fields.origin}, destination = ${fields.destination},
         departure_date = ${fields.departureDate}, departure_hour = ${fields.departureHour},
         arrival_date = ${fields.arrivalDate}, arrival_hour = ${fields.arrivalHour},
         duration_estimated = ${fields.durationEstimated}, price_cents = ${fields.priceCents},
         tickets = ${fields.tickets}, description = ${fields.description}, updated_at = now()
-      WHERE id = ${flightId} AND airline_id = ${airlineId} AND NOT deleted
-      RETURNING ${FLIGHT_COLUMNS(tx)}`;
-    return toFlight(row!);
+      WHERE f.id = ${flightId} AND f.airline_id = ${airlineId} AND NOT f.deleted
+      RETURNING ${wireColumns(tx)}`;
+    return flight!;
   });
 }
 

@@ -1,32 +1,13 @@
 import { messages } from '@skyport/shared';
-import { beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
-import {
-  ACTOR_PASSWORD,
-  createActors,
-  insertUser,
-  type Actor,
-  type ActorName,
-} from '../../test/actors.ts';
+import { describe, expect, test } from 'vitest';
+import { bodyOf, createTestHarness, jsonRequest, randomIp } from '../../test/harness.ts';
+import { ACTOR_PASSWORD, insertUser } from '../../test/actors.ts';
 import { hashToken } from './tokens.ts';
-import {
-  createTestApp,
-  json,
-  lastMailTo,
-  randomIp,
-  snapshot,
-  tokenFromMail,
-  bodyOf,
-} from './testing.ts';
+import { lastMailTo, snapshot, tokenFromMail } from './testing.ts';
 
-const { sql } = await createTestDatabase();
-const { app, background } = createTestApp(sql, {
+const { sql, app, background, actors } = await createTestHarness({
+  actors: true,
   identity: { appOrigins: ['https://skyport.example'] },
-});
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
 });
 
 let counter = 0;
@@ -47,7 +28,7 @@ function registration(overrides: Record<string, unknown> = {}) {
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await app.request(
     path,
-    json('POST', body, { 'X-Forwarded-For': randomIp(), ...headers }),
+    jsonRequest('POST', body, { 'X-Forwarded-For': randomIp(), ...headers }),
   );
   await background.settled();
   return response;
@@ -174,7 +155,7 @@ describe('registration', () => {
       const started = performance.now();
       await app.request(
         '/api/auth/register',
-        json('POST', body, { 'X-Forwarded-For': randomIp() }),
+        jsonRequest('POST', body, { 'X-Forwarded-For': randomIp() }),
       );
       return performance.now() - started;
     };

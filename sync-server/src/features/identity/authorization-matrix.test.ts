@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
+import { describe, expect, test } from 'vitest';
+import { bodyOf, createTestHarness, randomIp } from '../../test/harness.ts';
 import {
   ACTOR_NAMES,
   ACTOR_PASSWORD,
-  createActors,
   insertUser,
   type Actor,
   type ActorName,
 } from '../../test/actors.ts';
 import { createSession } from './sessions.ts';
-import { createTestApp, randomIp, snapshot, bodyOf } from './testing.ts';
+import { snapshot } from './testing.ts';
 
 /**
  * Every route of issue 3 × every kind of caller → the expected status, over both transports
@@ -18,13 +17,7 @@ import { createTestApp, randomIp, snapshot, bodyOf } from './testing.ts';
  * leave every identity table exactly as it was.
  */
 
-const { sql } = await createTestDatabase();
-const { app, background } = createTestApp(sql);
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-});
+const { sql, app, background, actors } = await createTestHarness({ actors: true });
 
 type Statuses = Record<ActorName, number>;
 

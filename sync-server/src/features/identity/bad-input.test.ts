@@ -1,21 +1,14 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MAX_BODY_BYTES } from '../../app.ts';
-import { createTestDatabase } from '../../test/database.ts';
-import { createActors, type Actor, type ActorName } from '../../test/actors.ts';
-import { createTestApp, randomIp, snapshot, bodyOf } from './testing.ts';
+import { bodyOf, createTestHarness, randomIp } from '../../test/harness.ts';
+import { snapshot } from './testing.ts';
 
 /**
  * Bad input to every identity and admin route: malformed JSON, wrong types, oversized bodies,
  * unknown fields, unknown ids → a 4xx with a clear message, and not one row written.
  */
 
-const { sql } = await createTestDatabase();
-const { app, background } = createTestApp(sql);
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-});
+const { sql, app, background, actors } = await createTestHarness({ actors: true });
 
 type Who = 'guest' | 'customer' | 'superAdmin' | 'airline';
 interface BodyRoute {

@@ -1,20 +1,11 @@
-import { beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
-import {
-  ACTOR_PASSWORD,
-  createActors,
-  insertUser,
-  type Actor,
-  type ActorName,
-} from '../../test/actors.ts';
-import { createTestApp, randomIp, snapshot, bodyOf } from './testing.ts';
+import { describe, expect, test } from 'vitest';
+import { bodyOf, createTestHarness, randomIp } from '../../test/harness.ts';
+import { ACTOR_PASSWORD, insertUser, type Actor } from '../../test/actors.ts';
+import { snapshot } from './testing.ts';
 
-const { sql } = await createTestDatabase();
-const { app } = createTestApp(sql, { identity: { appOrigins: ['https://app.skyport.example'] } });
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
+const { sql, app, actors } = await createTestHarness({
+  actors: true,
+  identity: { appOrigins: ['https://app.skyport.example'] },
 });
 
 const cookieOf = (actor: Actor) => `skyport_session=${actor.token}`;

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
-import { createActors, insertUser, type Actor, type ActorName } from '../../test/actors.ts';
+import { afterAll, describe, expect, test } from 'vitest';
+import { insertUser } from '../../test/actors.ts';
+import { bodyOf, createTestHarness, jsonRequest, randomIp } from '../../test/harness.ts';
 import { createFirebaseVerifier } from './firebase.ts';
-import { createTestApp, json, randomIp, snapshot, bodyOf } from './testing.ts';
+import { snapshot } from './testing.ts';
 
 /**
  * The Firebase adapter against a key set of our own: RSA keys generated here, served as a JWKS on
@@ -13,41 +13,27 @@ import { createTestApp, json, randomIp, snapshot, bodyOf } from './testing.ts';
  */
 
 const PROJECT = 'skyport-test';
-const { sql } = await createTestDatabase();
-
-let server: Server;
 let jwksRequests = 0;
-let signingKey: CryptoKey;
-let strangerKey: CryptoKey;
-let app: ReturnType<typeof createTestApp>['app'];
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  const good = await generateKeyPair('RS256');
-  const stranger = await generateKeyPair('RS256');
-  signingKey = good.privateKey;
-  strangerKey = stranger.privateKey;
-  const jwks = {
-    keys: [{ ...(await exportJWK(good.publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' }],
-  };
-  server = createServer((request, response) => {
-    jwksRequests += 1;
-    if (request.url !== '/jwks') return void response.writeHead(404).end();
-    response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(jwks));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const firebase = createFirebaseVerifier({
-    projectId: PROJECT,
-    jwksUrl: `http://127.0.0.1:${port}/jwks`,
-  });
-  ({ app } = createTestApp(sql, { identity: { firebase } }));
-  actors = await createActors(sql);
+const good = await generateKeyPair('RS256');
+const signingKey: CryptoKey = good.privateKey;
+const strangerKey: CryptoKey = (await generateKeyPair('RS256')).privateKey;
+const jwks = {
+  keys: [{ ...(await exportJWK(good.publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' }],
+};
+const server: Server = createServer((request, response) => {
+  jwksRequests += 1;
+  if (request.url !== '/jwks') return void response.writeHead(404).end();
+  response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(jwks));
 });
-
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
+const firebase = createFirebaseVerifier({
+  projectId: PROJECT,
+  jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`,
+});
+const { sql, app, actors } = await createTestHarness({ actors: true, identity: { firebase } });
 
 interface TokenOptions {
   key?: CryptoKey;
@@ -77,7 +63,7 @@ async function idToken(uid: string, options: TokenOptions = {}): Promise<string>
 function signIn(token: string) {
   return app.request(
     '/api/auth/firebase',
-    json('POST', { idToken: token }, { 'X-Forwarded-For': randomIp() }),
+    jsonRequest('POST', { idToken: token }, { 'X-Forwarded-For': randomIp() }),
   );
 }
 
@@ -238,7 +224,7 @@ describe('PUT /user/verificateEmail with the Firebase adapter', () => {
     expect(unverified.user.emailVerified).toBe(false);
     const auth = { Authorization: `Bearer ${unverified.token}` };
     const verificate = (body: unknown) =>
-      app.request('/api/user/verificateEmail', json('PUT', body, auth));
+      app.request('/api/user/verificateEmail', jsonRequest('PUT', body, auth));
 
     expect((await verificate({ email: 'late@gmail.test' })).status).toBe(403);
     const stillUnverified = await idToken('lateUid', {

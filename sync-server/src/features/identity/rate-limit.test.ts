@@ -1,18 +1,17 @@
 import { messages } from '@skyport/shared';
-import { beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
+import { describe, expect, test } from 'vitest';
 import {
-  ACTOR_PASSWORD,
-  createActors,
-  insertUser,
-  type Actor,
-  type ActorName,
-} from '../../test/actors.ts';
+  bodyOf,
+  createTestApp,
+  createTestHarness,
+  errorBody,
+  jsonRequest,
+  randomIp,
+} from '../../test/harness.ts';
+import { ACTOR_PASSWORD, insertUser } from '../../test/actors.ts';
 import { LOGIN_DEVICES_PER_USER, LOGIN_DEVICE_TTL_SECONDS, hitRateLimit } from './rate-limit.ts';
-import { createTestApp, json, randomIp, bodyOf } from './testing.ts';
 import { generateToken, hashToken } from './tokens.ts';
 
-const { sql } = await createTestDatabase();
 const limits = {
   loginPerAccount: { max: 3, windowSeconds: 900 },
   loginPerIp: { max: 5, windowSeconds: 900 },
@@ -21,11 +20,9 @@ const limits = {
   passwordResetPerEmail: { max: 2, windowSeconds: 3600 },
   passwordResetPerIp: { max: 3, windowSeconds: 3600 },
 };
-const { app, background } = createTestApp(sql, { identity: { limits } });
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
+const { sql, app, background, actors } = await createTestHarness({
+  actors: true,
+  identity: { limits },
 });
 
 const WRONG = 'Wrong-Pass1!';
@@ -34,7 +31,7 @@ const WRONG = 'Wrong-Pass1!';
 function login(email: string, password: string, ip: string, device?: string, via = app) {
   return via.request(
     '/api/auth/login',
-    json(
+    jsonRequest(
       'POST',
       { email, password },
       { 'X-Forwarded-For': ip, ...(device ? { Cookie: device } : {}) },
@@ -72,11 +69,7 @@ describe('login rate limiting', () => {
       expect((await login(user.email, WRONG, randomIp())).status).toBe(401);
     const locked = await login(user.email, ACTOR_PASSWORD, randomIp());
     expect(locked.status).toBe(429);
-    expect(await bodyOf(locked)).toEqual({
-      code: 'too_many_requests',
-      message: messages.tooManyAttempts,
-      requestId: expect.any(String),
-    });
+    expect(await bodyOf(locked)).toEqual(errorBody('too_many_requests', messages.tooManyAttempts));
     expect(locked.headers.get('set-cookie')).toBeNull();
     // Other accounts are not affected.
     expect((await login(actors.customer.email!, ACTOR_PASSWORD, randomIp())).status).toBe(200);
@@ -125,7 +118,7 @@ describe('login rate limiting', () => {
       expect((await login(user.email, 'Wrong-Pass1!', randomIp())).status).toBe(401);
     const response = await otherInstance.request(
       '/api/auth/login',
-      json(
+      jsonRequest(
         'POST',
         { email: user.email, password: ACTOR_PASSWORD },
         { 'X-Forwarded-For': randomIp() },
@@ -149,7 +142,7 @@ describe('login rate limiting', () => {
     const change = () =>
       app.request(
         '/api/auth/password/change',
-        json(
+        jsonRequest(
           'POST',
           { oldPassword: WRONG, newPassword: 'Secret1!' },
           { Authorization: `Bearer ${token}` },
@@ -221,7 +214,7 @@ describe('device cookies (OWASP): a stranger cannot lock the owner out of a know
     const user = await insertUser(sql);
     const response = await app.request(
       'https://skyport.example/api/auth/login',
-      json(
+      jsonRequest(
         'POST',
         { email: user.email, password: ACTOR_PASSWORD },
         { 'X-Forwarded-For': randomIp() },
@@ -236,7 +229,7 @@ describe('device cookies (OWASP): a stranger cannot lock the owner out of a know
     for (let i = 0; i < 3; i++) await login(user.email, WRONG, randomIp());
     const back = await app.request(
       'https://skyport.example/api/auth/login',
-      json(
+      jsonRequest(
         'POST',
         { email: user.email, password: ACTOR_PASSWORD },
         { 'X-Forwarded-For': randomIp(), Cookie: device!.split(';')[0]! },
@@ -359,7 +352,7 @@ describe('password reset request limits', () => {
           (
             await app.request(
               '/api/auth/password/forgot',
-              json('POST', { email }, { 'X-Forwarded-For': randomIp() }),
+              jsonRequest('POST', { email }, { 'X-Forwarded-For': randomIp() }),
             )
           ).status,
         );

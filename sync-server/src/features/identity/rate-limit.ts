@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { generateCookie, getCookie } from 'hono/cookie';
 import type { Sql } from '../../db/client.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
-import { isSecureContext } from './sessions.ts';
+import { secretCookieOptions } from './sessions.ts';
 import { accountKey, generateToken, hashToken, isWellFormedToken } from './tokens.ts';
 
 /** At most `max` hits per key in a fixed window of `windowSeconds`. */
@@ -98,16 +98,11 @@ export function loginDeviceCookie(
   device: NewLoginDevice,
   secure: 'auto' | boolean,
 ): string {
-  const isSecure = isSecureContext(c, secure);
-  const maxAge = Math.max(0, Math.floor((device.expiresAt.getTime() - Date.now()) / 1000));
-  return generateCookie(LOGIN_DEVICE_COOKIE, device.token, {
-    httpOnly: true,
-    secure: isSecure,
-    sameSite: 'Lax',
-    path: '/',
-    maxAge,
-    ...(isSecure ? { prefix: 'host' as const } : {}),
-  });
+  return generateCookie(
+    LOGIN_DEVICE_COOKIE,
+    device.token,
+    secretCookieOptions(c, device.expiresAt, secure),
+  );
 }
 
 /**

@@ -1,29 +1,23 @@
 import { messages } from '@skyport/shared';
-import { beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
+import { describe, expect, test } from 'vitest';
 import {
-  ACTOR_PASSWORD,
-  createActors,
-  insertUser,
-  TEST_ORIGIN,
-  type ActorName,
-  type Actor,
-} from '../../test/actors.ts';
+  bodyOf,
+  createTestApp,
+  createTestHarness,
+  errorBody,
+  jsonRequest,
+  randomIp,
+} from '../../test/harness.ts';
+import { ACTOR_PASSWORD, insertUser, TEST_ORIGIN } from '../../test/actors.ts';
 import { hashToken } from './tokens.ts';
-import { createTestApp, json, randomIp, sessionCookieOf, bodyOf } from './testing.ts';
+import { sessionCookieOf } from './testing.ts';
 
-const { sql } = await createTestDatabase();
-const { app } = createTestApp(sql);
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-});
+const { sql, app, actors } = await createTestHarness({ actors: true });
 
 function loginAs(email: string, password = ACTOR_PASSWORD, headers: Record<string, string> = {}) {
   return app.request(
     '/api/auth/login',
-    json('POST', { email, password }, { 'X-Forwarded-For': randomIp(), ...headers }),
+    jsonRequest('POST', { email, password }, { 'X-Forwarded-For': randomIp(), ...headers }),
   );
 }
 
@@ -61,7 +55,7 @@ describe('login', () => {
   test('outside localhost the cookie is Secure with the __Host- prefix', async () => {
     const response = await app.request(
       'https://skyport.example/api/auth/login',
-      json(
+      jsonRequest(
         'POST',
         { email: actors.customer.email, password: ACTOR_PASSWORD },
         { 'X-Forwarded-For': randomIp() },
@@ -91,11 +85,9 @@ describe('login', () => {
     ]);
     for (const response of answers) {
       expect(response.status).toBe(401);
-      expect(await bodyOf(response)).toEqual({
-        code: 'unauthenticated',
-        message: messages.invalidCredentials,
-        requestId: expect.any(String),
-      });
+      expect(await bodyOf(response)).toEqual(
+        errorBody('unauthenticated', messages.invalidCredentials),
+      );
       expect(response.headers.get('set-cookie')).toBeNull();
     }
   });
@@ -169,7 +161,7 @@ describe('sessions', () => {
     const { app: shortApp } = createTestApp(sql, { identity: { sessionTtlSeconds: 120 } });
     const response = await shortApp.request(
       '/api/auth/login',
-      json(
+      jsonRequest(
         'POST',
         { email: actors.customer.email, password: ACTOR_PASSWORD },
         { 'X-Forwarded-For': randomIp() },
@@ -221,7 +213,7 @@ describe('sessions', () => {
       expect((await me({ Authorization: `Bearer ${token}` })).status).toBe(200);
     const disable = await app.request(
       '/api/user/disableUser',
-      json('PUT', { uid: user.uid }, actors.superAdmin.headers()),
+      jsonRequest('PUT', { uid: user.uid }, actors.superAdmin.headers()),
     );
     expect(disable.status).toBe(200);
     expect((await bodyOf(disable)).disabled).toBe(true);

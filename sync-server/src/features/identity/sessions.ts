@@ -135,17 +135,24 @@ export function hasSessionCookie(c: Context): boolean {
   );
 }
 
-export function setSessionCookie(c: Context, session: NewSession, secure: 'auto' | boolean): void {
+/**
+ * Options of a cookie that carries a secret until `expiresAt` (a session, a login device):
+ * HttpOnly, SameSite=Lax, and Secure with the `__Host-` prefix except on a loopback host.
+ */
+export function secretCookieOptions(c: Context, expiresAt: Date, secure: 'auto' | boolean) {
   const isSecure = isSecureContext(c, secure);
-  const maxAge = Math.max(0, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000));
-  setCookie(c, SESSION_COOKIE, session.token, {
+  return {
     httpOnly: true,
     secure: isSecure,
-    sameSite: 'Lax',
+    sameSite: 'Lax' as const,
     path: '/',
-    maxAge,
+    maxAge: Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000)),
     ...(isSecure ? { prefix: 'host' as const } : {}),
-  });
+  };
+}
+
+export function setSessionCookie(c: Context, session: NewSession, secure: 'auto' | boolean): void {
+  setCookie(c, SESSION_COOKIE, session.token, secretCookieOptions(c, session.expiresAt, secure));
 }
 
 export function clearSessionCookie(c: Context, secure: 'auto' | boolean): void {

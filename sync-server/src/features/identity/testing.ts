@@ -1,46 +1,5 @@
 // Test helpers for identity, admin and email tests (imported by *.test.ts only).
-import { randomBytes } from 'node:crypto';
-import { createApp } from '../../app.ts';
 import type { Sql } from '../../db/client.ts';
-import { createLogger } from '../../lib/logger.ts';
-import type { Mailer } from '../email/mailer.ts';
-import { BackgroundTasks } from './background.ts';
-import type { IdentitySettingsInput } from './settings.ts';
-
-/** The app as production builds it, with a background queue the test can await. */
-export function createTestApp(
-  sql: Sql,
-  options: { identity?: IdentitySettingsInput; mailer?: Mailer } = {},
-) {
-  const background = new BackgroundTasks();
-  const app = createApp({
-    sql,
-    logger: createLogger('silent'),
-    background,
-    mailer: options.mailer,
-    identity: { trustProxy: true, ...options.identity },
-  });
-  return { app, background };
-}
-
-/** A fresh client address per test, so that rate limits of one test never touch another. */
-export function randomIp(): string {
-  const [a = 1, b = 1, c = 1] = randomBytes(3);
-  return `10.${a}.${b}.${c}`;
-}
-
-/** JSON request options. */
-export function json(
-  method: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): RequestInit {
-  return {
-    method,
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  };
-}
 
 /**
  * A fingerprint of everything identity and admin routes can write: the full contents of users,
@@ -91,9 +50,4 @@ export async function tokenFromMail(
 export function sessionCookieOf(response: Response): string | undefined {
   const header = response.headers.get('set-cookie') ?? '';
   return /((?:__Host-)?skyport_session=[^;]*)/.exec(header)?.[1];
-}
-
-/** A response's JSON body for assertions (the assertions themselves check its shape). */
-export async function bodyOf(response: Response | Promise<Response>): Promise<any> {
-  return (await response).json();
 }

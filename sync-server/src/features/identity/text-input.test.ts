@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { messages, SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
-import { createActors, type Actor, type ActorName } from '../../test/actors.ts';
+import { bodyOf, createTestHarness, randomIp } from '../../test/harness.ts';
 import { insertOrder } from '../../sync/test-fixtures.ts';
 import { futureDate, insertFlight } from '../checkout/testing.ts';
-import { bodyOf, createTestApp, randomIp, snapshot } from './testing.ts';
+import { snapshot } from './testing.ts';
 
 /**
  * Text PostgreSQL cannot store (NUL, an unpaired UTF-16 surrogate) in any text field, over REST
@@ -17,18 +16,14 @@ import { bodyOf, createTestApp, randomIp, snapshot } from './testing.ts';
 const NUL = '\u0000';
 const LONE_SURROGATE = '\uD800';
 
-const { sql } = await createTestDatabase();
-const { app, background } = createTestApp(sql);
-let actors: Record<ActorName, Actor>;
-let customerId: string;
+const { sql, app, background, actors } = await createTestHarness({ actors: true });
+const customerId = actors.customer.user!.id;
 /** Flights of the approved airline; the customer's paid order holds the first six. */
 let flights: string[];
 let orderId: string;
 let reviewId: string;
 
 beforeAll(async () => {
-  actors = await createActors(sql);
-  customerId = actors.customer.user!.id;
   flights = [];
   for (let i = 0; i < 10; i += 1) flights.push(await insertFlight(sql, actors.airline.airlineId!));
   orderId = await insertOrder(sql, customerId, flights.slice(0, 6));

@@ -1,22 +1,14 @@
-import { beforeAll, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
-import { createActors, type Actor, type ActorName } from '../../test/actors.ts';
+import { expect, test } from 'vitest';
+import { createTestHarness, jsonRequest } from '../../test/harness.ts';
 import {
   buyingPathCounts,
-  createShopApp,
   insertFlight,
-  jsonRequest,
   newBuyer,
+  orderConfirmation,
   purchase,
 } from '../checkout/testing.ts';
 
-const { sql } = await createTestDatabase();
-const { app } = createShopApp(sql);
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-});
+const { sql, app, actors } = await createTestHarness({ actors: true });
 
 test("GET /api/orders returns only the caller's confirmed orders, newest first, with lines and moreinfo", async () => {
   const alice = await newBuyer(sql);
@@ -57,22 +49,7 @@ test('POST /api/orders never creates an order: it confirms one a captured paymen
   });
   const order = await purchase(app, sql, buyer, flight, 2);
   const body = (overrides: Record<string, unknown> = {}) => ({
-    price: order.priceCents,
-    stocks: order.stocks.map((l) => ({
-      flightId: l.flightId,
-      airlineId: l.airlineId,
-      amount: l.amount,
-      value: l.valueCents,
-      moreinfo: {
-        origin: 'Argentina',
-        destination: 'Chile',
-        arrivalHour: '10:30',
-        departureHour: '08:00',
-      },
-    })),
-    userId: buyer.id,
-    idpurchase: order.idpurchase,
-    creationdate: new Date().toISOString(),
+    ...orderConfirmation(order, buyer.id),
     ...overrides,
   });
   const confirmed = await app.request('/api/orders', jsonRequest('POST', body(), buyer.headers));

@@ -1,24 +1,15 @@
-import { beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { messages } from '@skyport/shared';
-import { createTestDatabase } from '../../test/database.ts';
-import { createActors, type Actor, type ActorName } from '../../test/actors.ts';
+import { createTestHarness, jsonRequest } from '../../test/harness.ts';
 import {
   buyingPathCounts,
-  createShopApp,
   insertFlight,
-  jsonRequest,
   newBuyer,
   purchase,
   putInCart,
 } from '../checkout/testing.ts';
 
-const { sql } = await createTestDatabase();
-const { app } = createShopApp(sql);
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-});
+const { sql, app, actors } = await createTestHarness({ actors: true });
 
 function review(
   order: { id: string },
@@ -36,6 +27,11 @@ function review(
     moreInfo: [],
     ...overrides,
   };
+}
+
+/** The status of `POST /api/comments` with `body`, as the holder of `headers` (none: a guest). */
+async function postStatus(body: unknown, headers?: Record<string, string>): Promise<number> {
+  return (await app.request('/api/comments', jsonRequest('POST', body, headers))).status;
 }
 
 test('a buyer reviews a flight of their order once; the lines become reviewed and the order revision moves', async () => {
@@ -133,63 +129,22 @@ test("nobody reviews what they did not buy: another customer's order, a flight n
   const order = await purchase(app, sql, buyer, flight, 1);
   const before = await buyingPathCounts(sql);
 
+  expect(await postStatus(review(order, flight, airlineId), stranger.headers)).toBe(403);
+  expect(await postStatus(review(order, other, airlineId), buyer.headers)).toBe(404);
   expect(
-    (
-      await app.request(
-        '/api/comments',
-        jsonRequest('POST', review(order, flight, airlineId), stranger.headers),
-      )
-    ).status,
-  ).toBe(403);
-  expect(
-    (
-      await app.request(
-        '/api/comments',
-        jsonRequest('POST', review(order, other, airlineId), buyer.headers),
-      )
-    ).status,
+    await postStatus(review({ id: crypto.randomUUID() }, flight, airlineId), buyer.headers),
   ).toBe(404);
   expect(
-    (
-      await app.request(
-        '/api/comments',
-        jsonRequest('POST', review({ id: crypto.randomUUID() }, flight, airlineId), buyer.headers),
-      )
-    ).status,
-  ).toBe(404);
-  expect(
-    (
-      await app.request(
-        '/api/comments',
-        jsonRequest('POST', review(order, flight, actors.otherAirline.airlineId!), buyer.headers),
-      )
-    ).status,
+    await postStatus(review(order, flight, actors.otherAirline.airlineId!), buyer.headers),
   ).toBe(400);
   for (const who of ['airline', 'superAdmin', 'pendingAirline'] as const) {
-    expect(
-      (
-        await app.request(
-          '/api/comments',
-          jsonRequest('POST', review(order, flight, airlineId), actors[who].headers()),
-        )
-      ).status,
-    ).toBe(403);
+    expect(await postStatus(review(order, flight, airlineId), actors[who].headers())).toBe(403);
   }
-  expect(
-    (await app.request('/api/comments', jsonRequest('POST', review(order, flight, airlineId))))
-      .status,
-  ).toBe(401);
+  expect(await postStatus(review(order, flight, airlineId))).toBe(401);
   // An order whose capture never happened (pending) cannot be reviewed.
   await putInCart(sql, buyer.id, flight, 1);
   await sql`UPDATE orders SET status = 'pending' WHERE id = ${order.id}`;
-  expect(
-    (
-      await app.request(
-        '/api/comments',
-        jsonRequest('POST', review(order, flight, airlineId), buyer.headers),
-      )
-    ).status,
-  ).toBe(404);
+  expect(await postStatus(review(order, flight, airlineId), buyer.headers)).toBe(404);
   await sql`UPDATE orders SET status = 'confirmed' WHERE id = ${order.id}`;
   expect(await buyingPathCounts(sql)).toMatchObject({ reviews: before.reviews });
 });

@@ -1,4 +1,8 @@
-// A minimal EventSource over fetch for the cluster tests: records events, comments and the end.
+// A minimal EventSource over fetch for tests of live streams (sync/*.test.ts, the cluster tests):
+// records events, comments and the end.
+
+/** `ended().reason` when the server (or a proxy) closed the stream cleanly. */
+export const CLOSED_BY_SERVER = 'server closed the stream';
 
 export interface SseEvent {
   event: string;
@@ -15,6 +19,8 @@ export interface SseClient {
   comments: { text: string; at: number }[];
   /** Whether the stream has ended (server or proxy closed it, or `close()`), and how. */
   ended(): false | { at: number; reason: string };
+  /** `ended()` once the stream has ended, or after `timeoutMs` with it still open. */
+  endedWithin(timeoutMs: number): Promise<false | { at: number; reason: string }>;
   waitFor(predicate: (event: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
   close(): Promise<void>;
 }
@@ -31,7 +37,7 @@ export function openSse(url: string, headers: Record<string, string>): SseClient
   };
   const response = fetch(url, { headers, signal: controller.signal });
   const done = (async () => {
-    let reason = 'server closed the stream';
+    let reason = CLOSED_BY_SERVER;
     try {
       const res = await response;
       if (!res.ok || !res.body) {
@@ -69,6 +75,10 @@ export function openSse(url: string, headers: Record<string, string>): SseClient
     events,
     comments,
     ended: () => end,
+    async endedWithin(timeoutMs) {
+      await Promise.race([done, new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
+      return end;
+    },
     async waitFor(predicate, timeoutMs = 5_000) {
       const deadline = performance.now() + timeoutMs;
       for (;;) {
