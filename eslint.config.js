@@ -23,6 +23,7 @@ const elements = [
   { type: 'pwa-sync', pattern: 'pwa/src/sync' },
   { type: 'pwa-data', pattern: 'pwa/src/data' },
   { type: 'pwa-api', pattern: 'pwa/src/api' },
+  { type: 'pwa-lib', pattern: 'pwa/src/lib' },
   { type: 'pwa', pattern: 'pwa' },
 ].map((element) => ({ ...element, partialMatch: false }));
 
@@ -80,6 +81,29 @@ const pwaLayerPolicies = [
     message:
       'The layers below the features (ui/, db/, sync/, data/, api/) import no feature (§1.1).',
   },
+  {
+    from: { element: { type: 'pwa-lib' } },
+    disallow: {
+      to: {
+        element: {
+          types: {
+            anyOf: [
+              'pwa',
+              'pwa-app',
+              'pwa-feature',
+              'pwa-ui',
+              'pwa-db',
+              'pwa-sync',
+              'pwa-data',
+              'pwa-api',
+            ],
+          },
+        },
+      },
+    },
+    message:
+      'lib/ is below every other part of pwa/src (all of them import it): it imports none of them (§1.1).',
+  },
 ];
 
 export default defineConfig([
@@ -129,6 +153,9 @@ export default defineConfig([
       'boundaries/elements': elements,
       // `lazy(() => import(…))` and `export … from` cross boundaries too.
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      // TypeScript also accepts `../cart/data/cart` without its extension: resolve those too, or
+      // such an import would cross a boundary unseen.
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
     },
     rules: {
       'boundaries/dependencies': [

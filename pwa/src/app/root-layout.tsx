@@ -41,6 +41,7 @@ export function RootLayout() {
       avatarUrl={user?.image ?? null}
       cartCount={cart?.count ?? 0}
       syncStatus={user ? SYNC_BADGE[sync.phase] : null}
+      unsentChanges={sync.unsent}
     >
       <ThemePreferenceSync />
       <Suspense fallback={<Loader />}>

@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
 import { UserSchema, type User } from '@skyport/shared';
+import { createListeners, createStore, useStore } from '../lib/store.ts';
 import { deferredLogout } from '../features/identity/logout/app-deferred-logout.ts';
 import { ApiError, apiRequest } from '../api/api-client.ts';
 
@@ -19,13 +19,8 @@ const MeResponseSchema = z.union([
 ]);
 
 const LOADING: SessionState = { status: 'loading', user: null };
-let state: SessionState = LOADING;
-const listeners = new Set<() => void>();
-const userListeners = new Set<(user: User | null) => void>();
-
-function emit() {
-  for (const listener of listeners) listener();
-}
+const session = createStore<SessionState>(LOADING);
+const userChanged = createListeners<User | null>();
 
 function readCachedUser(): User | null {
   try {
@@ -49,24 +44,25 @@ function writeCachedUser(user: User | null) {
 
 /** Sets the signed-in user (or none) and tells the listeners (sync start/stop, screens). */
 export function setSessionUser(user: User | null) {
-  const previous = state.status === 'ready' ? state.user : undefined;
-  state = { status: 'ready', user };
+  const current = session.get();
+  const previous = current.status === 'ready' ? current.user : undefined;
   writeCachedUser(user);
-  emit();
+  session.set({ status: 'ready', user });
   if (
     previous === undefined ||
     previous?.id !== user?.id ||
     previous?.emailVerified !== user?.emailVerified
   ) {
-    for (const listener of userListeners) listener(user);
+    userChanged.notify(user);
   }
 }
 
 /** Runs `listener` whenever a different user (or nobody) becomes the session's user. */
 export function onSessionUserChange(listener: (user: User | null) => void): () => void {
-  userListeners.add(listener);
-  if (state.status === 'ready') listener(state.user);
-  return () => userListeners.delete(listener);
+  const unsubscribe = userChanged.subscribe(listener);
+  const current = session.get();
+  if (current.status === 'ready') listener(current.user);
+  return unsubscribe;
 }
 
 let loading: Promise<User | null> | null = null;
@@ -115,12 +111,7 @@ export function refreshSession(): Promise<User | null> {
 }
 
 export function getSession(): SessionState {
-  return state;
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return session.get();
 }
 
 /**
@@ -128,10 +119,11 @@ function subscribe(listener: () => void) {
  * The prerendered home page was rendered loading, so hydration starts from there too.
  */
 export function useSession(): SessionState {
-  return useSyncExternalStore(subscribe, getSession, () => LOADING);
+  return useStore(session, sameSession, () => LOADING);
 }
 
-const currentUser = () => state.user;
+const sameSession = (state: SessionState) => state;
+const currentUser = (state: SessionState) => state.user;
 const noUser = () => null;
 
 /**
@@ -139,7 +131,7 @@ const noUser = () => null;
  * re-renders: a guest's page does not render again when the server confirms it is a guest.
  */
 export function useCurrentUser(): User | null {
-  return useSyncExternalStore(subscribe, currentUser, noUser);
+  return useStore(session, currentUser, noUser);
 }
 
 export type Role = 'guest' | 'customer' | 'airline' | 'super_admin';

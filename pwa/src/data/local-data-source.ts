@@ -1,3 +1,4 @@
+import { createStore } from '../lib/store.ts';
 import type { LocalData } from './local-data.ts';
 
 /**
@@ -15,23 +16,18 @@ export interface LocalDataSource {
 }
 
 export function createLocalDataSource(open: () => Promise<LocalData>): LocalDataSource {
-  let data: LocalData | null = null;
+  const data = createStore<LocalData | null>(null);
   let loading: Promise<LocalData> | undefined;
-  const listeners = new Set<() => void>();
   return {
-    current: () => data,
+    current: data.get,
     load() {
       loading ??= open().then((opened) => {
-        data = opened;
-        for (const listener of listeners) listener();
+        data.set(opened);
         return opened;
       });
       return loading;
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: data.subscribe,
   };
 }
 

@@ -53,7 +53,13 @@ export function useLocalDataLoader(): () => Promise<LocalData> {
   return source.load;
 }
 
-const STARTING: SyncStatus = { phase: 'syncing', error: null, updateRequired: false, rejected: [] };
+const STARTING: SyncStatus = {
+  phase: 'syncing',
+  error: null,
+  updateRequired: false,
+  rejected: [],
+  unsent: null,
+};
 
 /** The sync status for an indicator: syncing, up to date, offline or error ("syncing" until open). */
 export function useSyncStatus(): SyncStatus {

@@ -40,7 +40,7 @@ import {
 } from './replication.ts';
 import { serverSentEvents } from './sse.ts';
 import { createSyncStatusStore, type SyncStatusStore } from './status.ts';
-import { countUnsentChanges } from './unsent-changes.ts';
+import { countUnsentChanges, watchUnsentChanges } from './unsent-changes.ts';
 
 /** Who the session belongs to, as far as sync cares. The identity layer's `User` fits. */
 export interface SyncUser {
@@ -180,6 +180,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       firstPull,
     });
     replications.set(collection, replication);
+    if (replication.state.push)
+      watchUnsentChanges(replication, (count) => status.reportUnsent(collection, count));
   }
 
   /** (Re)opens the one live connection for the collections now running. */

@@ -1,3 +1,5 @@
+import { createStore } from '../lib/store.ts';
+
 /**
  * The sync status a screen shows (an offline badge, a spinner, an error toast), as a small
  * external store: `getSnapshot` / `subscribe` for React's useSyncExternalStore, no React here.
@@ -25,6 +27,12 @@ export interface SyncStatus {
   updateRequired: boolean;
   /** Changes the server refused (most recent last, at most 20). */
   rejected: readonly RejectedChange[];
+  /**
+   * Changes made on this device that the server has not acknowledged yet, over the collections
+   * this device pushes (unsent-changes.ts); null while no count is known (nothing is pushed, or
+   * another tab of this browser runs the replication).
+   */
+  unsent: number | null;
 }
 
 export interface SyncStatusStore {
@@ -38,6 +46,8 @@ export interface SyncStatusStore {
     error: { message: string; offline?: boolean; updateRequired?: boolean },
   ): void;
   reportRejected(change: RejectedChange): void;
+  /** How many of this collection's changes wait to be sent (null: unknown). */
+  reportUnsent(collection: string, count: number | null): void;
   setBrowserOnline(online: boolean): void;
   /** Forgets a collection (its replication stopped). */
   forget(collection: string): void;
@@ -50,8 +60,8 @@ export function createSyncStatusStore(initiallyOnline = true): SyncStatusStore {
   let browserOnline = initiallyOnline;
   let updateRequired = false;
   let rejected: RejectedChange[] = [];
-  let snapshot: SyncStatus = compute();
-  const listeners = new Set<() => void>();
+  const unsentByCollection = new Map<string, number>();
+  const status = createStore(compute());
 
   function compute(): SyncStatus {
     const lastError = [...errors.values()].at(-1) ?? null;
@@ -60,29 +70,31 @@ export function createSyncStatusStore(initiallyOnline = true): SyncStatusStore {
     else if (updateRequired || errors.size > 0) phase = 'error';
     else if (active.size > 0) phase = 'syncing';
     else phase = 'upToDate';
-    return { phase, error: phase === 'error' ? lastError : null, updateRequired, rejected };
+    const unsent =
+      unsentByCollection.size === 0
+        ? null
+        : [...unsentByCollection.values()].reduce((sum, count) => sum + count, 0);
+    return { phase, error: phase === 'error' ? lastError : null, updateRequired, rejected, unsent };
   }
 
   function update() {
     const next = compute();
+    const current = status.get();
     if (
-      next.phase === snapshot.phase &&
-      next.error === snapshot.error &&
-      next.updateRequired === snapshot.updateRequired &&
-      next.rejected === snapshot.rejected
+      next.phase === current.phase &&
+      next.error === current.error &&
+      next.updateRequired === current.updateRequired &&
+      next.rejected === current.rejected &&
+      next.unsent === current.unsent
     ) {
       return;
     }
-    snapshot = next;
-    for (const listener of listeners) listener();
+    status.set(next);
   }
 
   return {
-    getSnapshot: () => snapshot,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    getSnapshot: status.get,
+    subscribe: status.subscribe,
     setActive(collection, isActive) {
       if (isActive) active.add(collection);
       else active.delete(collection);
@@ -107,6 +119,11 @@ export function createSyncStatusStore(initiallyOnline = true): SyncStatusStore {
       rejected = [...rejected, change].slice(-20);
       update();
     },
+    reportUnsent(collection, count) {
+      if (count === null) unsentByCollection.delete(collection);
+      else unsentByCollection.set(collection, count);
+      update();
+    },
     setBrowserOnline(online) {
       browserOnline = online;
       if (online) unreachable.clear();
@@ -116,6 +133,7 @@ export function createSyncStatusStore(initiallyOnline = true): SyncStatusStore {
       active.delete(collection);
       errors.delete(collection);
       unreachable.delete(collection);
+      unsentByCollection.delete(collection);
       update();
     },
   };

@@ -5,9 +5,23 @@ import {
   stackCheckpoints,
   writeDocToDocState,
 } from 'rxdb';
+import {
+  auditTime,
+  catchError,
+  filter,
+  from,
+  merge,
+  of,
+  switchMap,
+  takeUntil,
+  type Subscription,
+} from 'rxjs';
 import type { CollectionReplication } from './replication.ts';
 
 const BATCH = 200;
+
+/** Writes come in bursts (a cart merge, a pull): one count after each burst is enough. */
+const RECOUNT_AFTER_MS = 200;
 
 /**
  * How many local changes of one replication the server has not acknowledged: the documents whose
@@ -55,4 +69,25 @@ export async function countUnsentChanges(
     });
     checkpoint = stackCheckpoints([checkpoint as never, batch.checkpoint]);
   }
+}
+
+/**
+ * Counts a pushed collection's unsent changes again after each local write (queued), each push
+ * and each pull (sent, or made moot by the server's copy), and reports every new count until the
+ * replication is cancelled. The sync status shows the total (status.ts `reportUnsent`).
+ */
+export function watchUnsentChanges(
+  replication: CollectionReplication,
+  report: (count: number | null) => void,
+): Subscription {
+  const { state } = replication;
+  // `active$` turns false once a push's result is stored in the replication's metadata, which the
+  // count reads; `sent$` fires before that, so it alone could count a sent change as unsent.
+  return merge(state.collection.$, state.active$, state.sent$)
+    .pipe(
+      auditTime(RECOUNT_AFTER_MS),
+      switchMap(() => from(countUnsentChanges(replication)).pipe(catchError(() => of(null)))),
+      takeUntil(state.canceled$.pipe(filter(Boolean))),
+    )
+    .subscribe(report);
 }

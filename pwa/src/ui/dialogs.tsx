@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../lib/store.ts';
 import { Modal } from './modal.tsx';
 import { uiLabels } from './labels.ts';
 
@@ -21,24 +21,16 @@ interface PendingDialog extends DialogRequest {
   resolve: (confirmed: boolean) => void;
 }
 
-let current: PendingDialog | null = null;
-const listeners = new Set<() => void>();
-function emit() {
-  for (const listener of listeners) listener();
-}
+const current = createStore<PendingDialog | null>(null);
 
 function open(request: DialogRequest): Promise<boolean> {
-  current?.resolve(false);
-  return new Promise<boolean>((resolve) => {
-    current = { ...request, resolve };
-    emit();
-  });
+  current.get()?.resolve(false);
+  return new Promise<boolean>((resolve) => current.set({ ...request, resolve }));
 }
 
 function settle(confirmed: boolean) {
-  const dialog = current;
-  current = null;
-  emit();
+  const dialog = current.get();
+  current.set(null);
   dialog?.resolve(confirmed);
 }
 
@@ -60,14 +52,7 @@ const toneClass = {
 };
 
 export function DialogHost() {
-  const dialog = useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => current,
-    () => current,
-  );
+  const dialog = useStore(current);
   return (
     <Modal
       open={dialog !== null}

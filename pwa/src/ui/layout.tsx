@@ -17,6 +17,8 @@ export interface LayoutProps {
   cartCount: number;
   /** Shown for signed-in users, whose personal data syncs. */
   syncStatus?: SyncStatus | null;
+  /** Changes waiting to be sent, shown with the sync status (null: unknown). */
+  unsentChanges?: number | null;
   children: ReactNode;
 }
 
@@ -28,6 +30,7 @@ export function Layout({
   avatarUrl,
   cartCount,
   syncStatus,
+  unsentChanges,
   children,
 }: LayoutProps) {
   const [menuOpen, setMenuOpen] = useState(false);
@@ -44,10 +47,11 @@ export function Layout({
         cartCount={cartCount}
         avatarUrl={avatarUrl}
         onOpenMenu={() => setMenuOpen(true)}
+        wideStatus={Boolean(syncStatus)}
         status={
           <>
-            <OfflineIndicator />
-            {syncStatus ? <SyncStatusBadge status={syncStatus} /> : null}
+            <OfflineIndicator besideSyncStatus={Boolean(syncStatus)} />
+            {syncStatus ? <SyncStatusBadge status={syncStatus} unsent={unsentChanges} /> : null}
           </>
         }
       />

@@ -49,24 +49,37 @@ export interface NavbarProps {
   onOpenMenu: () => void;
   /** Status badges (offline, sync) shown before the actions. */
   status?: ReactNode;
+  /**
+   * The status takes room on a phone (the sync status with its words and count): the brand then
+   * shows its icon only there, so that the navbar keeps to one line on a 360 px screen.
+   */
+  wideStatus?: boolean;
 }
 
-export function Navbar({ role, cartCount, avatarUrl, onOpenMenu, status }: NavbarProps) {
+export function Navbar({
+  role,
+  cartCount,
+  avatarUrl,
+  onOpenMenu,
+  status,
+  wideStatus = false,
+}: NavbarProps) {
   const links = navLinksFor(role);
   const hasCart = role === 'guest' || role === 'customer';
   return (
     <header className="navbar sticky top-0 z-40 gap-1 border-b border-base-300 bg-base-100 px-2 sm:px-4">
-      <div className="navbar-start">
+      <div className="navbar-start w-auto">
         <Link
           to="/"
           className="btn btn-ghost gap-2 px-2 text-xl font-bold text-primary"
           aria-label={`${uiLabels.appName}, ${uiLabels.home}`}
+          data-testid="brand"
         >
           <PlaneIcon className="size-6" />
-          <span>{uiLabels.appName}</span>
+          <span className={wideStatus ? 'max-sm:hidden' : undefined}>{uiLabels.appName}</span>
         </Link>
       </div>
-      <nav className="navbar-end gap-1" aria-label={uiLabels.appName}>
+      <nav className="navbar-end w-auto flex-1 gap-1" aria-label={uiLabels.appName}>
         {status}
         <ul className="menu menu-horizontal hidden gap-1 px-1 md:flex">
           {links.map((link) => (

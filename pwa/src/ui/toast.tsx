@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
 import { TOAST_MS } from '@skyport/shared';
+import { createStore, useStore } from '../lib/store.ts';
 import { uiLabels } from './labels.ts';
 
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
@@ -10,19 +10,11 @@ export interface Toast {
   text: string;
 }
 
-type Listener = () => void;
-
-let toasts: readonly Toast[] = [];
+const toasts = createStore<readonly Toast[]>([]);
 let nextId = 1;
-const listeners = new Set<Listener>();
-
-function emit() {
-  for (const listener of listeners) listener();
-}
 
 function dismissToast(id: number) {
-  toasts = toasts.filter((toast) => toast.id !== id);
-  emit();
+  toasts.set(toasts.get().filter((toast) => toast.id !== id));
 }
 
 /**
@@ -35,15 +27,9 @@ export function showToast(
   durationMs: number = TOAST_MS,
 ): number {
   const id = nextId++;
-  toasts = [...toasts, { id, kind, text }];
-  emit();
+  toasts.set([...toasts.get(), { id, kind, text }]);
   setTimeout(() => dismissToast(id), durationMs);
   return id;
-}
-
-function subscribe(listener: Listener) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
 }
 
 const alertClass: Record<ToastKind, string> = {
@@ -55,11 +41,7 @@ const alertClass: Record<ToastKind, string> = {
 
 /** The toast region: polite for confirmations, assertive for errors. */
 export function Toaster() {
-  const current = useSyncExternalStore(
-    subscribe,
-    () => toasts,
-    () => toasts,
-  );
+  const current = useStore(toasts);
   return (
     <div
       className="toast toast-top toast-end z-[1000] mt-14 max-w-[calc(100vw-2rem)]"

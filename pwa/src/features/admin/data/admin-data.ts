@@ -1,12 +1,13 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import type { User } from '@skyport/shared';
+import { createStore, useStore } from '../../../lib/store.ts';
 import { listAirlineAccounts, listCustomers } from '../api/admin-api.ts';
 
 /**
  * The administrator's lists. They are not replicated (docs/architecture.md §1: administration is online-only),
  * so each is read from the server when its screen opens, again when the connection returns, and
- * after each action (`reloadAdminList`). One small keyed store; components read it with
- * useSyncExternalStore and never copy it into state.
+ * after each action (`reloadAdminList`). One small keyed store (pwa/src/lib/store.ts); components
+ * read their list with `useStore` and never copy it into state.
  */
 export type Remote<T> =
   | { status: 'loading'; data?: T }
@@ -24,13 +25,14 @@ const LOADERS = {
 export type AdminListKey = keyof typeof LOADERS;
 type DataOf<K extends AdminListKey> = Awaited<ReturnType<(typeof LOADERS)[K]>>;
 
-const entries = new Map<AdminListKey, Remote<unknown>>();
+type Entries = Readonly<Partial<Record<AdminListKey, Remote<unknown>>>>;
+
+const entries = createStore<Entries>({});
 const requests = new Map<AdminListKey, AbortController>();
-const listeners = new Set<() => void>();
 const LOADING: Remote<never> = { status: 'loading' };
 
-function emit() {
-  for (const listener of listeners) listener();
+function setEntry(key: AdminListKey, entry: Remote<unknown>) {
+  entries.set({ ...entries.get(), [key]: entry });
 }
 
 /** Loads a list again, keeping the last answer on screen meanwhile. */
@@ -38,19 +40,14 @@ export function reloadAdminList(key: AdminListKey): Promise<void> {
   requests.get(key)?.abort();
   const controller = new AbortController();
   requests.set(key, controller);
-  const previous = entries.get(key)?.data;
-  entries.set(key, { status: 'loading', data: previous });
-  emit();
+  const previous = entries.get()[key]?.data;
+  setEntry(key, { status: 'loading', data: previous });
   return LOADERS[key](controller.signal).then(
     (data) => {
-      if (controller.signal.aborted) return;
-      entries.set(key, { status: 'ready', data });
-      emit();
+      if (!controller.signal.aborted) setEntry(key, { status: 'ready', data });
     },
     (error: unknown) => {
-      if (controller.signal.aborted) return;
-      entries.set(key, { status: 'error', error, data: previous });
-      emit();
+      if (!controller.signal.aborted) setEntry(key, { status: 'error', error, data: previous });
     },
   );
 }
@@ -59,13 +56,7 @@ export function reloadAdminList(key: AdminListKey): Promise<void> {
 export function forgetAdminLists() {
   for (const controller of requests.values()) controller.abort();
   requests.clear();
-  entries.clear();
-  emit();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  entries.set({});
 }
 
 function useAdminList<K extends AdminListKey>(key: K, enabled: boolean): Remote<DataOf<K>> {
@@ -76,7 +67,7 @@ function useAdminList<K extends AdminListKey>(key: K, enabled: boolean): Remote<
     window.addEventListener('online', onOnline);
     return () => window.removeEventListener('online', onOnline);
   }, [key, enabled]);
-  return useSyncExternalStore(subscribe, () => (entries.get(key) ?? LOADING) as Remote<DataOf<K>>);
+  return useStore(entries, (lists) => (lists[key] ?? LOADING) as Remote<DataOf<K>>);
 }
 
 export const useCustomers = (enabled: boolean): Remote<User[]> =>

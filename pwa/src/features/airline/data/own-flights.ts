@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo } from 'react';
 import { map } from 'rxjs';
 import { FlightSchema, flightFieldsFromForm, type Flight, type FlightForm } from '@skyport/shared';
 import { useLocalData, useSyncStatus } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
+import { createStore, useStore } from '../../../lib/store.ts';
 import { createFlight, deleteFlights, updateFlight } from '../api/airline-api.ts';
 
 /**
@@ -41,18 +42,20 @@ export type Overlay =
 /** How long a confirmed change may wait for replication before the local data wins again. */
 const CATCH_UP_MS = 60_000;
 
-let overlays: readonly Overlay[] = [];
+const overlays = createStore<readonly Overlay[]>([]);
 let nextOp = 1;
-const listeners = new Set<() => void>();
 
-function setOverlays(next: readonly Overlay[]) {
-  overlays = next;
-  for (const listener of listeners) listener();
+function addOverlay(overlay: Overlay) {
+  overlays.set([...overlays.get(), overlay]);
 }
 
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+/** Replaces the change `op` with what the server made of it. */
+function settleOverlay(op: number, settled: Overlay) {
+  overlays.set([...overlays.get().filter((overlay) => overlay.op !== op), settled]);
+}
+
+function removeOverlay(op: number) {
+  overlays.set(overlays.get().filter((overlay) => overlay.op !== op));
 }
 
 function sameFlight(a: Flight, b: Flight): boolean {
@@ -65,7 +68,8 @@ function sameFlight(a: Flight, b: Flight): boolean {
  */
 function pruneOverlays(local: readonly Flight[] | null, now: number) {
   const byId = local ? new Map(local.map((flight) => [flight.id, flight])) : null;
-  const kept = overlays.filter((overlay) => {
+  const current = overlays.get();
+  const kept = current.filter((overlay) => {
     if (overlay.kind !== 'saved' && overlay.kind !== 'gone') return true;
     if (overlay.until <= now) return false;
     if (!byId) return true;
@@ -75,7 +79,7 @@ function pruneOverlays(local: readonly Flight[] | null, now: number) {
     }
     return [...overlay.ids].some((id) => byId.has(id));
   });
-  if (kept.length !== overlays.length) setOverlays(kept);
+  if (kept.length !== current.length) overlays.set(kept);
 }
 
 /** The local rows with the changes on top. */
@@ -128,7 +132,7 @@ function useLocalOwnFlights(airlineId: string): Flight[] | undefined {
 export function useOwnFlights(airlineId: string): OwnFlightsView {
   const local = useLocalOwnFlights(airlineId);
   const status = useSyncStatus();
-  const changes = useSyncExternalStore(subscribe, () => overlays);
+  const changes = useStore(overlays);
   useEffect(() => {
     if (local) pruneOverlays(local, Date.now());
   }, [local, changes]);
@@ -147,10 +151,6 @@ export function useOwnFlights(airlineId: string): OwnFlightsView {
     loading: local === undefined || (local.length === 0 && status.phase === 'syncing'),
     rows,
   };
-}
-
-function removeOverlay(op: number) {
-  setOverlays(overlays.filter((overlay) => overlay.op !== op));
 }
 
 /** A flight as the form describes it, shown until the server answers. */
@@ -193,18 +193,14 @@ export async function saveOwnFlight(
     airlineId,
     previous ?? undefined,
   );
-  setOverlays([
-    ...overlays,
+  addOverlay(
     previous
       ? { op, kind: 'update', flight: provisional }
       : { op, kind: 'create', flight: provisional },
-  ]);
+  );
   try {
     const saved = previous ? await updateFlight(previous.id, form) : await createFlight(form);
-    setOverlays([
-      ...overlays.filter((overlay) => overlay.op !== op),
-      { op, kind: 'saved', flight: saved, until: Date.now() + CATCH_UP_MS },
-    ]);
+    settleOverlay(op, { op, kind: 'saved', flight: saved, until: Date.now() + CATCH_UP_MS });
     expireLater();
     return { ok: true, value: saved };
   } catch (error) {
@@ -216,13 +212,10 @@ export async function saveOwnFlight(
 /** Deletes flights: marked at once, gone when the server confirms, back if it refuses. */
 export async function deleteOwnFlights(ids: readonly string[]): Promise<ActionResult<string[]>> {
   const op = nextOp++;
-  setOverlays([...overlays, { op, kind: 'delete', ids: new Set(ids) }]);
+  addOverlay({ op, kind: 'delete', ids: new Set(ids) });
   try {
     const deleted = await deleteFlights(ids);
-    setOverlays([
-      ...overlays.filter((overlay) => overlay.op !== op),
-      { op, kind: 'gone', ids: new Set(deleted), until: Date.now() + CATCH_UP_MS },
-    ]);
+    settleOverlay(op, { op, kind: 'gone', ids: new Set(deleted), until: Date.now() + CATCH_UP_MS });
     expireLater();
     return { ok: true, value: deleted };
   } catch (error) {

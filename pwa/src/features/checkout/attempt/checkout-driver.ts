@@ -1,3 +1,4 @@
+import { createListeners } from '../../../lib/store.ts';
 import type { CheckoutAnswer } from '../api/checkout-api.ts';
 import {
   classifyFailure,
@@ -91,7 +92,7 @@ export function createCheckoutDriver(deps: CheckoutDriverDeps): CheckoutDriver {
   /** Bumped on every state change: a late result of an earlier state is ignored. */
   let generation = 0;
   let pause: { timer: unknown; stopWaiting: () => void } | undefined;
-  const listeners = new Set<() => void>();
+  const changed = createListeners();
   const waiters = new Set<{
     accept: (state: CheckoutState) => boolean;
     resolve: (state: CheckoutState) => void;
@@ -111,7 +112,7 @@ export function createCheckoutDriver(deps: CheckoutDriverDeps): CheckoutDriver {
         waiter.resolve(state);
       }
     }
-    for (const listener of [...listeners]) listener();
+    changed.notify();
     enter(state, generation);
   }
 
@@ -161,10 +162,7 @@ export function createCheckoutDriver(deps: CheckoutDriverDeps): CheckoutDriver {
 
   return {
     getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: changed.subscribe,
     start(attempt) {
       if (state.name !== 'ready') return false;
       const elsewhere = store.load();
@@ -217,9 +215,9 @@ export function createCheckoutDriver(deps: CheckoutDriverDeps): CheckoutDriver {
       return new Promise((resolve, reject) => waiters.add({ accept, resolve, reject }));
     },
     dispose() {
+      // From now on `set` ignores every state: the listeners hear nothing more.
       disposed = true;
       stopPause();
-      listeners.clear();
       for (const waiter of waiters) waiter.reject(new Error('checkout closed'));
       waiters.clear();
     },
