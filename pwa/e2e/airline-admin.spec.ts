@@ -9,9 +9,9 @@ import {
   personIn,
   shoot,
   toast,
-  useTheme,
   type FlightInput,
 } from './airline-admin/helpers.ts';
+import { chooseTheme, expectBrandPalette, opposite } from './support/theme.ts';
 
 /**
  * Issue 7: the airline and super administrator journeys against the built app and a real server
@@ -381,93 +381,105 @@ async function visit(page: Page, path: string, ready: () => Promise<void>) {
 }
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`airline and admin screens in the ${theme} theme @screens`, async ({ page }, info) => {
-    // A dozen screens, each shot and checked with axe.
-    test.setTimeout(480_000);
-    const project = info.project.name;
-    const snap = async (name: string) => {
-      await shoot(page, `${name}-${theme}`, project);
-      await expectAccessible(page, `${name}-${theme}`);
-    };
+  test.describe(() => {
+    // The theme is chosen with the switch while the system prefers the other one: the brand
+    // palette under an explicit data-theme is what is checked (support/theme.ts).
+    test.use({ colorScheme: opposite(theme) });
 
-    await page.goto('/');
-    await useTheme(page, theme);
-    await visit(page, '/register/airline', () =>
-      expect(page.getByRole('heading', { name: 'Add your Airline' })).toBeVisible(),
-    );
-    await snap('register-airline');
-    await page.getByRole('button', { name: 'Send request' }).click();
-    await expect(page.getByTestId('form-error')).toBeVisible();
-    await snap('register-airline-errors');
+    test(`airline and admin screens in the ${theme} theme @screens`, async ({ page }, info) => {
+      // A dozen screens, each shot and checked with axe.
+      test.setTimeout(480_000);
+      const project = info.project.name;
+      const snap = async (name: string) => {
+        await shoot(page, `${name}-${theme}`, project);
+        await expectAccessible(page, `${name}-${theme}`);
+      };
 
-    // A pending airline.
-    await logIn(page, accounts.pending);
-    await useTheme(page, theme);
-    await visit(page, '/catalog', () => expect(page.getByTestId('pending-approval')).toBeVisible());
-    await snap('pending-approval');
+      await page.goto('/');
+      await chooseTheme(page, theme);
+      await expectBrandPalette(page, theme);
+      await visit(page, '/register/airline', () =>
+        expect(page.getByRole('heading', { name: 'Add your Airline' })).toBeVisible(),
+      );
+      await snap('register-airline');
+      await page.getByRole('button', { name: 'Send request' }).click();
+      await expect(page.getByTestId('form-error')).toBeVisible();
+      await snap('register-airline-errors');
 
-    // An approved airline.
-    await logIn(page, accounts.airline);
-    await useTheme(page, theme);
-    await visit(page, '/catalog', () =>
-      expect(page.getByTestId('catalog-row').first()).toBeVisible(),
-    );
-    await snap('catalog');
-    await page.getByTestId('catalog-add').click();
-    const add = dialog(page, 'Add a flight');
-    await expect(add).toBeVisible();
-    await add.getByRole('button', { name: 'Save' }).click();
-    await expect(add.getByTestId('error-origin')).toBeVisible();
-    await add.getByRole('combobox', { name: 'Origin' }).fill('Ar');
-    await expect(page.getByRole('option', { name: 'Argentina' })).toBeVisible();
-    await shoot(page, `flight-form-${theme}`, project);
-    await expectAccessible(page, `flight-form-${theme}`);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await expect(add).toBeHidden();
-    await page.getByTestId('catalog-row').first().dblclick();
-    await expect(dialog(page, 'Edit flight')).toBeVisible();
-    await shoot(page, `flight-form-edit-${theme}`, project);
-    await page.keyboard.press('Escape');
-    await visit(page, '/catalogProfile', () =>
-      expect(page.getByTestId('catalog-row').first()).toBeVisible(),
-    );
-    await snap('catalog-profile');
-    await visit(page, '/sales', () => expect(page.locator('.apexcharts-canvas')).toBeVisible());
-    await snap('sales');
-    await visit(page, '/airlineProfile', () =>
-      expect(page.locator('.apexcharts-canvas')).toBeVisible(),
-    );
-    await snap('airline-profile');
+      // A pending airline (the choice stays with this browser through each login).
+      await logIn(page, accounts.pending);
+      await chooseTheme(page, theme);
+      await visit(page, '/catalog', () =>
+        expect(page.getByTestId('pending-approval')).toBeVisible(),
+      );
+      await snap('pending-approval');
 
-    // The super administrator.
-    await logIn(page, accounts.admin);
-    await useTheme(page, theme);
-    await expect(page.getByTestId('user-row').first()).toBeVisible();
-    await snap('admin-home');
-    await visit(page, '/userManagement', () =>
-      expect(page.getByTestId('user-row').first()).toBeVisible(),
-    );
-    await snap('user-management');
-    await visit(page, '/airlineManagement', () =>
-      expect(page.getByTestId('airline-row').first()).toBeVisible(),
-    );
-    await snap('airline-management');
-    await page.getByTestId('delete-airline').first().click();
-    await expect(dialog(page, 'Are you sure?')).toBeVisible();
-    await shoot(page, `airline-management-confirm-${theme}`, project);
-    await dialog(page, 'Are you sure?').getByRole('button', { name: 'Cancel' }).click();
-    await visit(page, '/airlinePendingRequests', () =>
-      expect(page.getByRole('heading', { name: 'Airline Pending Requests' })).toBeVisible(),
-    );
-    await expect(
-      page.getByTestId('airline-row').or(page.getByTestId('pending-requests-empty')).first(),
-    ).toBeVisible();
-    await snap('pending-requests');
-    // Every airline's flights from the local database: the first visit may wait for the first sync.
-    await visit(page, '/business', () =>
-      expect(page.getByTestId('business-airline').first()).toBeVisible({ timeout: 60_000 }),
-    );
-    await snap('business');
+      // An approved airline.
+      await logIn(page, accounts.airline);
+      await chooseTheme(page, theme);
+      await visit(page, '/catalog', () =>
+        expect(page.getByTestId('catalog-row').first()).toBeVisible(),
+      );
+      await snap('catalog');
+      await page.getByTestId('catalog-add').click();
+      const add = dialog(page, 'Add a flight');
+      await expect(add).toBeVisible();
+      await add.getByRole('button', { name: 'Save' }).click();
+      // The §5 error texts of the flight form.
+      await expect(add.getByTestId('error-origin')).toHaveText('Complete all fields');
+      await snap('flight-form-errors');
+      await add.getByRole('combobox', { name: 'Origin' }).fill('Ar');
+      await expect(page.getByRole('option', { name: 'Argentina' })).toBeVisible();
+      await snap('flight-form');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      await expect(add).toBeHidden();
+      await page.getByTestId('catalog-row').first().dblclick();
+      await expect(dialog(page, 'Edit flight')).toBeVisible();
+      await snap('flight-form-edit');
+      await page.keyboard.press('Escape');
+      await visit(page, '/catalogProfile', () =>
+        expect(page.getByTestId('catalog-row').first()).toBeVisible(),
+      );
+      await snap('catalog-profile');
+      await visit(page, '/sales', () => expect(page.locator('.apexcharts-canvas')).toBeVisible());
+      await snap('sales');
+      await visit(page, '/airlineProfile', () =>
+        expect(page.locator('.apexcharts-canvas')).toBeVisible(),
+      );
+      await snap('airline-profile');
+
+      // The super administrator.
+      await logIn(page, accounts.admin);
+      await chooseTheme(page, theme);
+      await expect(page.getByTestId('user-row').first()).toBeVisible();
+      await snap('admin-home');
+      await visit(page, '/userManagement', () =>
+        expect(page.getByTestId('user-row').first()).toBeVisible(),
+      );
+      await snap('user-management');
+      await visit(page, '/airlineManagement', () =>
+        expect(page.getByTestId('airline-row').first()).toBeVisible(),
+      );
+      await snap('airline-management');
+      await page.getByTestId('delete-airline').first().click();
+      await expect(dialog(page, 'Are you sure?')).toBeVisible();
+      await snap('airline-management-confirm');
+      await dialog(page, 'Are you sure?').getByRole('button', { name: 'Cancel' }).click();
+      await visit(page, '/airlinePendingRequests', () =>
+        expect(page.getByRole('heading', { name: 'Airline Pending Requests' })).toBeVisible(),
+      );
+      await expect(
+        page.getByTestId('airline-row').or(page.getByTestId('pending-requests-empty')).first(),
+      ).toBeVisible();
+      await snap('pending-requests');
+      // Every airline's flights from the local database: the first visit may wait for the first
+      // sync.
+      await visit(page, '/business', () =>
+        expect(page.getByTestId('business-airline').first()).toBeVisible({ timeout: 60_000 }),
+      );
+      await snap('business');
+      await expectBrandPalette(page, theme);
+    });
   });
 }

@@ -1,18 +1,47 @@
 import { expect, test, type Page } from '@playwright/test';
 import { accountTheme, logIn, waitForApp } from './support/helpers.ts';
+import { expectBrandPalette, opposite, type Theme } from './support/theme.ts';
 
 /**
  * The theme is a customer's preference: chosen on one device, it is saved with the account, comes
  * to a new device at login without being chosen there, and follows a change live.
  */
 
-type Theme = 'light' | 'dark';
-const opposite = (theme: Theme): Theme => (theme === 'dark' ? 'light' : 'dark');
-
+/** `theme` is the one on screen, chosen (data-theme), in the brand palette and the browser's bar. */
 async function expectTheme(page: Page, theme: Theme) {
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
   await expect(page.getByTestId('theme-switch')).toHaveAttribute('data-theme-now', theme);
+  await expectThemeColour(page, theme);
+  await expectBrandPalette(page, theme);
 }
+
+/** Only the chosen theme's `theme-color` (index.html) applies, whatever the system prefers. */
+async function expectThemeColour(page: Page, theme: Theme) {
+  await expect(page.locator(`meta[data-theme-color="${theme}"]`)).toHaveAttribute('media', 'all');
+  await expect(page.locator(`meta[data-theme-color="${opposite(theme)}"]`)).toHaveAttribute(
+    'media',
+    'not all',
+  );
+}
+
+test('a chosen theme is on the first paint, in the brand palette, before the app runs', async ({
+  browser,
+}) => {
+  for (const theme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ colorScheme: opposite(theme) });
+    const page = await context.newPage();
+    // A choice this browser remembers (THEME_STORAGE_KEY in src/ui/theme.ts).
+    await page.addInitScript((value) => localStorage.setItem('skyport:theme', value), theme);
+    // Only index.html's inline script runs: the app's scripts are held back.
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.goto('/login');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await expect(page.locator('html')).not.toHaveAttribute('data-app', 'ready');
+    await expectThemeColour(page, theme);
+    await expectBrandPalette(page, theme);
+    await context.close();
+  }
+});
 
 test("a customer's theme follows them to a new device and across devices live", async ({
   browser,

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { createListeners } from '../lib/store.ts';
 
 /** An explicit choice; `system` means no choice yet: daisyUI follows prefers-color-scheme. */
 export type ThemeChoice = 'light' | 'dark' | 'system';
@@ -7,7 +8,7 @@ export type Theme = 'light' | 'dark';
 /** Read by the inline script in index.html before the first paint; keep both in step. */
 export const THEME_STORAGE_KEY = 'skyport:theme';
 
-const listeners = new Set<() => void>();
+const themeChanged = createListeners();
 const recorders = new Set<(choice: ThemeChoice) => void>();
 const systemDark =
   typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
@@ -24,12 +25,23 @@ function readChoice(): ThemeChoice {
 let choice: ThemeChoice = readChoice();
 
 function emit() {
-  for (const listener of listeners) listener();
+  themeChanged.notify();
 }
 
+/**
+ * data-theme on <html> picks the brand theme of src/styles.css (none: the system's), and the
+ * browser's bar takes that theme's colour (index.html's `theme-color` metas); the inline script
+ * in index.html does the same before the first paint.
+ */
 function paint() {
   if (choice === 'system') document.documentElement.removeAttribute('data-theme');
   else document.documentElement.setAttribute('data-theme', choice);
+  for (const meta of document.querySelectorAll('meta[data-theme-color]')) {
+    const own = meta.getAttribute('data-theme-color');
+    const media =
+      choice === 'system' ? `(prefers-color-scheme: ${own})` : own === choice ? 'all' : 'not all';
+    meta.setAttribute('media', media);
+  }
 }
 
 /** The theme on screen now: the choice, or the system's when there is none. */
@@ -83,7 +95,7 @@ export function onThemeChosen(record: (choice: ThemeChoice) => void): () => void
 }
 
 function subscribe(listener: () => void) {
-  listeners.add(listener);
+  const unsubscribe = themeChanged.subscribe(listener);
   systemDark?.addEventListener('change', listener);
   const onStorage = (event: StorageEvent) => {
     // Another tab chose a theme.
@@ -94,7 +106,7 @@ function subscribe(listener: () => void) {
   };
   window.addEventListener('storage', onStorage);
   return () => {
-    listeners.delete(listener);
+    unsubscribe();
     systemDark?.removeEventListener('change', listener);
     window.removeEventListener('storage', onStorage);
   };
