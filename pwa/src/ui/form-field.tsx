@@ -1,5 +1,15 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
+/**
+ * The input attributes of the kinds of text the forms ask for: the keyboard, and what the browser
+ * and password managers may fill in. Spread into a `FormField`.
+ */
+export const inputKinds = {
+  email: { type: 'email', autoComplete: 'email' },
+  currentPassword: { type: 'password', autoComplete: 'current-password' },
+  newPassword: { type: 'password', autoComplete: 'new-password' },
+} as const satisfies Record<string, InputHTMLAttributes<HTMLInputElement>>;
+
 /** What a field's control carries so that its label, hint and error reach assistive technology. */
 export interface FieldControlProps {
   id: string;

@@ -1,4 +1,13 @@
-import { useForm, type FieldValues, type Resolver, type UseFormProps } from 'react-hook-form';
+import {
+  get,
+  useForm,
+  type FieldError,
+  type FieldValues,
+  type Path,
+  type RegisterOptions,
+  type Resolver,
+  type UseFormProps,
+} from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 
@@ -39,6 +48,8 @@ export function schemaResolver<TValues extends FieldValues, TOutput>(
  * - `busy`: an `action` is under way (react-hook-form's `isSubmitting`).
  * - `failed`: the last submit was refused by the schema and a field is still in error (the
  *   forms' "Complete all fields" banners).
+ * - `field(name)`: what a `FormField` spreads for a plain input, `register(name)` and the field's
+ *   own error, so that a field never shows another one's message.
  */
 export function useSchemaForm<TValues extends FieldValues, TOutput>(
   schema: z.ZodType<TOutput>,
@@ -63,8 +74,13 @@ export function useSchemaForm<TValues extends FieldValues, TOutput>(
         const message = await action(values);
         if (typeof message === 'string') form.setError('root.server', { message });
       }, onInvalid)(event);
+  const field = (name: Path<TValues>, rules?: RegisterOptions<TValues, Path<TValues>>) => ({
+    ...form.register(name, rules),
+    error: get(errors, name) as FieldError | undefined,
+  });
   return {
     ...form,
+    field,
     busy: isSubmitting,
     serverError,
     failed,

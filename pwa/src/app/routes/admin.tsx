@@ -1,5 +1,4 @@
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 import { messages, type User } from '@skyport/shared';
 import {
   approveAirline,
@@ -25,6 +24,7 @@ import { useBusinessData } from '../../features/admin/data/business.ts';
 import { adminLabels } from '../../features/admin/labels.ts';
 import { alertDialog, confirmDialog } from '../../ui/dialogs.tsx';
 import { Loader } from '../../ui/loader.tsx';
+import { NoticePage } from '../../ui/notice-page.tsx';
 import { useOnline } from '../../ui/online.ts';
 import { showToast } from '../../ui/toast.tsx';
 import { ApiError, errorMessage, reportApiError } from '../../api/api-client.ts';
@@ -47,22 +47,13 @@ function AdminOnly({ children }: { children: (user: User) => ReactNode }) {
   const user = session.user;
   if (user?.role === 'super_admin') return <>{children(user)}</>;
   return (
-    <section
-      className="mx-auto flex max-w-md flex-col items-center gap-4 py-10 text-center"
-      data-testid="admin-only"
+    <NoticePage
+      testId="admin-only"
+      logIn={user ? null : adminLabels.logIn}
+      backHome={adminLabels.backHome}
     >
       <p className="text-lg">{user ? adminLabels.adminOnly : adminLabels.logInAsAdmin}</p>
-      <div className="flex gap-2">
-        {user ? null : (
-          <Link to="/login" className="btn btn-primary">
-            {adminLabels.logIn}
-          </Link>
-        )}
-        <Link to="/" className="btn">
-          {adminLabels.backHome}
-        </Link>
-      </div>
-    </section>
+    </NoticePage>
   );
 }
 
@@ -97,57 +88,62 @@ function reload(...keys: AdminListKey[]) {
   for (const key of keys) void reloadAdminList(key);
 }
 
+/**
+ * What every list screen gets besides its actions (`list`: the list as the server gave it, the
+ * connection, the rows waiting for the server, retry), and `run` for those actions.
+ */
+function useAdminList<TRemote>(key: AdminListKey, remote: TRemote) {
+  const online = useOnline();
+  const { busy, run } = useBusy();
+  return { run, list: { remote, online, busy, onRetry: () => reload(key) } };
+}
+
+/** The §8 question before a deletion ("Are you sure?"); `text` replaces the default text. */
+function confirmDeletion(text: string = messages.confirmDeleteText, confirmLabel?: string) {
+  return confirmDialog({
+    title: messages.confirmDeleteTitle,
+    text,
+    confirmLabel: confirmLabel ?? messages.confirmDeleteButton,
+  });
+}
+
 // User management -------------------------------------------------------------------------------
 
 function Users() {
-  const online = useOnline();
-  const remote = useCustomers(true);
-  const { busy, run } = useBusy();
+  const { run, list } = useAdminList('customers', useCustomers(true));
 
-  const remove = async (user: User) => {
-    const confirmed = await confirmDialog({
-      title: messages.confirmDeleteTitle,
-      text: messages.confirmDeleteText,
-      confirmLabel: messages.confirmDeleteButton,
-    });
-    if (!confirmed) return;
+  /** Asks first, then runs `action` for the row and refreshes the list whatever the outcome. */
+  const act = async (user: User, asked: Promise<boolean>, action: () => Promise<void>) => {
+    if (!(await asked)) return;
     await run(user.id, async () => {
       try {
-        await deleteUser(user.email);
-        showToast(messages.deleted);
+        await action();
       } catch (error) {
         await alertFailure(error);
       }
       reload('customers');
     });
   };
-
-  const disable = async (user: User) => {
-    const confirmed = await confirmDialog({
-      title: messages.confirmDeleteTitle,
-      text: adminLabels.confirmDisableText(user.email),
-      confirmLabel: adminLabels.confirmDisableButton,
+  const remove = (user: User) =>
+    act(user, confirmDeletion(), async () => {
+      await deleteUser(user.email);
+      showToast(messages.deleted);
     });
-    if (!confirmed) return;
-    await run(user.id, async () => {
-      try {
+  const disable = (user: User) =>
+    act(
+      user,
+      confirmDeletion(adminLabels.confirmDisableText(user.email), adminLabels.confirmDisableButton),
+      async () => {
         await disableUser(user.uid);
         showToast(adminLabels.userDisabled(user.email));
-      } catch (error) {
-        await alertFailure(error);
-      }
-      reload('customers');
-    });
-  };
+      },
+    );
 
   return (
     <UserManagement
-      remote={remote}
-      online={online}
-      busy={busy}
+      {...list}
       onDelete={(user) => void remove(user)}
       onDisable={(user) => void disable(user)}
-      onRetry={() => reload('customers')}
     />
   );
 }
@@ -164,19 +160,11 @@ export function SuperAdminHomeRoute() {
 // Airline management ------------------------------------------------------------------------------
 
 function Airlines() {
-  const online = useOnline();
-  const remote = useApprovedAirlines(true);
-  const { busy, run } = useBusy();
+  const { run, list } = useAdminList('approvedAirlines', useApprovedAirlines(true));
 
   const remove = async (user: User) => {
     const airlineId = user.airlineId;
-    if (!airlineId) return;
-    const confirmed = await confirmDialog({
-      title: messages.confirmDeleteTitle,
-      text: messages.confirmDeleteText,
-      confirmLabel: messages.confirmDeleteButton,
-    });
-    if (!confirmed) return;
+    if (!airlineId || !(await confirmDeletion())) return;
     await run(user.id, async () => {
       try {
         await deleteAirline(airlineId);
@@ -189,15 +177,7 @@ function Airlines() {
     });
   };
 
-  return (
-    <AirlineManagement
-      remote={remote}
-      online={online}
-      busy={busy}
-      onDelete={(user) => void remove(user)}
-      onRetry={() => reload('approvedAirlines')}
-    />
-  );
+  return <AirlineManagement {...list} onDelete={(user) => void remove(user)} />;
 }
 
 export function AirlineManagementRoute() {
@@ -207,9 +187,7 @@ export function AirlineManagementRoute() {
 // Pending requests --------------------------------------------------------------------------------
 
 function Pending() {
-  const online = useOnline();
-  const remote = usePendingAirlines(true);
-  const { busy, run } = useBusy();
+  const { run, list } = useAdminList('pendingAirlines', usePendingAirlines(true));
 
   const approve = (user: User) =>
     run(user.id, async () => {
@@ -223,15 +201,7 @@ function Pending() {
       reload('pendingAirlines', 'approvedAirlines');
     });
 
-  return (
-    <PendingRequests
-      remote={remote}
-      online={online}
-      busy={busy}
-      onApprove={(user) => void approve(user)}
-      onRetry={() => reload('pendingAirlines')}
-    />
-  );
+  return <PendingRequests {...list} onApprove={(user) => void approve(user)} />;
 }
 
 export function AirlinePendingRequestsRoute() {

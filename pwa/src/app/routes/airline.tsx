@@ -12,7 +12,7 @@ import {
 } from '@skyport/shared';
 import { registerAirline } from '../../features/airline/api/airline-api.ts';
 import { AirlineOnly } from '../../features/airline/components/airline-gate.tsx';
-import { AirlineHeader } from '../../features/airline/components/airline-header.tsx';
+import { AirlineProfilePage } from '../../features/airline/components/airline-header.tsx';
 import { CatalogTable } from '../../features/airline/components/catalog-table.tsx';
 import {
   EMPTY_FLIGHT_FORM,
@@ -259,16 +259,9 @@ export function CatalogProfileRoute() {
   return (
     <AirlineScreen
       approved={(user, airlineId) => (
-        <div className="flex flex-col gap-6">
-          <AirlineHeader
-            title={specLabels.catalog}
-            name={user.name}
-            email={user.email}
-            image={user.image}
-            link="sales"
-          />
+        <AirlineProfilePage title={specLabels.catalog} user={user} link="sales">
           <CatalogManager airlineId={airlineId} headingLevel={2} />
-        </div>
+        </AirlineProfilePage>
       )}
     />
   );
@@ -288,16 +281,9 @@ function ManageAirline({ user, airlineId }: { user: User; airlineId: string }) {
   const view = useSales(airlineId);
   const online = useOnline();
   return (
-    <div className="flex flex-col gap-6">
-      <AirlineHeader
-        title={specLabels.manageAirline}
-        name={user.name}
-        email={user.email}
-        image={user.image}
-        link="catalog"
-      />
+    <AirlineProfilePage title={specLabels.manageAirline} user={user} link="catalog">
       <SalesPanel view={view} online={online} headingLevel={2} />
-    </div>
+    </AirlineProfilePage>
   );
 }
 

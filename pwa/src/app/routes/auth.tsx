@@ -103,11 +103,7 @@ export function ResetPasswordRoute() {
       token={params.get('token') ?? ''}
       onReset={async (input) => {
         try {
-          const answer = await identity.resetPassword(input);
-          const text =
-            answer && typeof answer === 'object' && 'message' in answer
-              ? String(answer.message)
-              : undefined;
+          const text = await identity.resetPassword(input);
           if (text) showToast(text);
           navigate('/login', { replace: true });
         } catch (error) {
@@ -124,11 +120,7 @@ export function ProfileRoute() {
   if (!session.user) return <LoginRoute />;
   const changePassword = async (input: ChangePasswordInput) => {
     try {
-      const answer = await identity.changePassword(input);
-      const text =
-        answer && typeof answer === 'object' && 'message' in answer
-          ? String(answer.message)
-          : undefined;
+      const text = await identity.changePassword(input);
       showToast(text ?? messages.passwordChanged);
       return true;
     } catch (error) {

@@ -15,6 +15,7 @@ import { alertDialog } from '../../ui/dialogs.tsx';
 import { Loader } from '../../ui/loader.tsx';
 import { showToast } from '../../ui/toast.tsx';
 import { uiLabels } from '../../ui/labels.ts';
+import { UserAvatar } from '../../ui/user-avatar.tsx';
 import { ApiError, reportApiError } from '../../api/api-client.ts';
 import { useAirlines } from '../../features/catalog/data/catalogue.ts';
 import { useOrders } from '../../features/orders/data/orders.ts';
@@ -100,13 +101,7 @@ export function OrdersRoute({ withProfile = false }: { withProfile?: boolean }) 
     <div className="flex flex-col gap-6">
       {withProfile ? (
         <header className="flex items-center gap-4" data-testid="purchases-profile">
-          {user.image ? (
-            <div className="avatar">
-              <div className="w-14 rounded-full">
-                <img src={user.image} alt="" referrerPolicy="no-referrer" />
-              </div>
-            </div>
-          ) : null}
+          <UserAvatar image={user.image} size="w-14" />
           <div>
             <p className="text-xl font-bold">
               {[user.name, user.lastName].filter(Boolean).join(' ') || user.email}

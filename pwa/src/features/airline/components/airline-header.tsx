@@ -1,17 +1,35 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import type { User } from '@skyport/shared';
 import { airlineLabels } from '../labels.ts';
 
-export interface AirlineHeaderProps {
+export interface AirlineProfilePageProps {
+  /** The screen's name, over the airline's. */
   title: string;
-  name: string | null;
-  email: string;
-  image: string | null;
-  /** Which of the two airline screens to link to. */
+  user: Pick<User, 'name' | 'email' | 'image'>;
+  /** Which of the two airline screens the card links to. */
   link: 'catalog' | 'sales';
+  /** What the page shows under the card (its catalogue or its sales). */
+  children: ReactNode;
 }
 
-/** The airline's profile card on /airlineProfile and /catalogProfile. */
-export function AirlineHeader({ title, name, email, image, link }: AirlineHeaderProps) {
+/** /airlineProfile and /catalogProfile: the airline's profile card, then the screen's content. */
+export function AirlineProfilePage({ title, user, link, children }: AirlineProfilePageProps) {
+  return (
+    <div className="flex flex-col gap-6">
+      <AirlineHeader title={title} user={user} link={link} />
+      {children}
+    </div>
+  );
+}
+
+/** The airline's profile card: its logo, name and account, and the link to the other screen. */
+function AirlineHeader({ title, user, link }: Omit<AirlineProfilePageProps, 'children'>) {
+  const { name, email, image } = user;
+  const other =
+    link === 'catalog'
+      ? { to: '/catalog', label: airlineLabels.goToCatalog }
+      : { to: '/sales', label: airlineLabels.goToSales };
   return (
     <header className="card card-border bg-base-100 shadow-sm" data-testid="airline-header">
       <div className="card-body flex-row flex-wrap items-center gap-4 p-4 sm:p-6">
@@ -27,15 +45,9 @@ export function AirlineHeader({ title, name, email, image, link }: AirlineHeader
             {airlineLabels.airlineAccount}: {email}
           </p>
         </div>
-        {link === 'catalog' ? (
-          <Link to="/catalog" className="btn btn-outline btn-sm">
-            {airlineLabels.goToCatalog}
-          </Link>
-        ) : (
-          <Link to="/sales" className="btn btn-outline btn-sm">
-            {airlineLabels.goToSales}
-          </Link>
-        )}
+        <Link to={other.to} className="btn btn-outline btn-sm">
+          {other.label}
+        </Link>
       </div>
     </header>
   );

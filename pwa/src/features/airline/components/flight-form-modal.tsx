@@ -139,6 +139,7 @@ export function FlightFormModal({
   const {
     control,
     register,
+    field: registeredField,
     formState,
     watch,
     getValues,
@@ -159,7 +160,8 @@ export function FlightFormModal({
   const edited = (field: keyof FlightFormValues) => {
     if (!isSubmitted && errors[field]) clearErrors(field);
   };
-  const field = (name: keyof FlightFormValues) => register(name, { onChange: () => edited(name) });
+  const onEdit = (name: keyof FlightFormValues) => ({ onChange: () => edited(name) });
+  const field = (name: keyof FlightFormValues) => registeredField(name, onEdit(name));
   // Takes the user to the first field in error, once its message is on screen.
   const focusFirstError = () =>
     requestAnimationFrame(() =>
@@ -223,28 +225,16 @@ export function FlightFormModal({
           label={airlineLabels.departureDate}
           type="date"
           min={today}
-          error={errors.departureDate}
           {...field('departureDate')}
         />
-        <FormField
-          label={airlineLabels.departureHour}
-          type="time"
-          error={errors.departureHour}
-          {...field('departureHour')}
-        />
+        <FormField label={airlineLabels.departureHour} type="time" {...field('departureHour')} />
         <FormField
           label={airlineLabels.arrivalDate}
           type="date"
           min={watch('departureDate') || today}
-          error={errors.arrivalDate}
           {...field('arrivalDate')}
         />
-        <FormField
-          label={airlineLabels.arrivalHour}
-          type="time"
-          error={errors.arrivalHour}
-          {...field('arrivalHour')}
-        />
+        <FormField label={airlineLabels.arrivalHour} type="time" {...field('arrivalHour')} />
         <div className="grid gap-4 sm:col-span-2 sm:grid-cols-3">
           <Controller
             control={control}
@@ -275,7 +265,6 @@ export function FlightFormModal({
             inputMode="decimal"
             min={1}
             step="0.01"
-            error={errors.price}
             {...field('price')}
           />
           <FormField
@@ -284,7 +273,6 @@ export function FlightFormModal({
             inputMode="numeric"
             min={1}
             step={1}
-            error={errors.stock}
             {...field('stock')}
           />
         </div>
@@ -301,7 +289,7 @@ export function FlightFormModal({
                 rows={2}
                 maxLength={FLIGHT_DESCRIPTION_MAX_LENGTH}
                 {...aria}
-                {...field('description')}
+                {...register('description', onEdit('description'))}
               />
             )}
           </FormField>

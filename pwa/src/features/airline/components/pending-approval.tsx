@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { NoticePage } from '../../../ui/notice-page.tsx';
 import { airlineLabels } from '../labels.ts';
 
 /**
@@ -13,10 +13,12 @@ export function PendingApproval({
   justRegistered?: boolean;
 }) {
   return (
-    <section
-      className="mx-auto flex max-w-xl flex-col items-center gap-4 py-8 text-center"
-      data-testid="pending-approval"
-      aria-labelledby="pending-title"
+    <NoticePage
+      testId="pending-approval"
+      labelledBy="pending-title"
+      width="wide"
+      logIn={justRegistered ? airlineLabels.logIn : null}
+      backHome={airlineLabels.backHome}
     >
       <div
         className="flex size-20 items-center justify-center rounded-full bg-warning/20 text-warning"
@@ -43,16 +45,6 @@ export function PendingApproval({
         <p className="text-base-content/80">{airlineLabels.pendingVerify(email)}</p>
       ) : null}
       {justRegistered ? <p className="text-base-content/80">{airlineLabels.pendingLogIn}</p> : null}
-      <div className="flex flex-wrap justify-center gap-2">
-        {justRegistered ? (
-          <Link to="/login" className="btn btn-primary">
-            {airlineLabels.logIn}
-          </Link>
-        ) : null}
-        <Link to="/" className="btn">
-          {airlineLabels.backHome}
-        </Link>
-      </div>
-    </section>
+    </NoticePage>
   );
 }

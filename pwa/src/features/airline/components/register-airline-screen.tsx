@@ -1,4 +1,3 @@
-import { Link } from 'react-router-dom';
 import { FormProvider } from 'react-hook-form';
 import {
   RegisterAirlineInputSchema,
@@ -7,6 +6,8 @@ import {
   type RegisterAirlineInput,
 } from '@skyport/shared';
 import { airlineLabels } from '../labels.ts';
+import { AccountSwitchLink, FormCard } from '../../../ui/card-page.tsx';
+import { SubmitButton } from '../../../ui/form-actions.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 import {
@@ -42,7 +43,6 @@ export function RegisterAirlineScreen({ onRegister, online }: RegisterAirlineScr
     { defaultValues: { ...EMPTY_ACCOUNT_VALUES, terms: false } },
   );
   const { errors } = form.formState;
-  const busy = form.busy;
   // The terms alone have their own message (spec §5); any other field: "Complete all fields".
   const onlyTerms = Object.keys(errors).every((key) => key === 'terms' || key === 'root');
   const formError = form.failed
@@ -51,63 +51,46 @@ export function RegisterAirlineScreen({ onRegister, online }: RegisterAirlineScr
       : messages.completeAllFields
     : undefined;
   return (
-    <div className="mx-auto w-full max-w-xl">
-      <div className="card card-border bg-base-100 shadow-sm">
-        <FormProvider {...form}>
-          <form
-            className="card-body gap-4"
-            onSubmit={form.submit(onRegister)}
-            noValidate
-            aria-labelledby="register-airline-title"
+    <FormProvider {...form}>
+      <FormCard
+        title={specLabels.addYourAirline}
+        titleId="register-airline-title"
+        width="xl"
+        onSubmit={form.submit(onRegister)}
+      >
+        <AccountFields
+          labels={AIRLINE_LABELS}
+          nameAutoComplete="organization"
+          imagePlaceholder="https://example.com/logo.png"
+        />
+        <FormField label={airlineLabels.terms} layout="inline" {...form.field('terms')} />
+        {formError ? (
+          <p role="alert" className="alert alert-error alert-soft" data-testid="form-error">
+            {formError}
+          </p>
+        ) : null}
+        <SubmitButton
+          busy={form.busy}
+          disabled={!online}
+          aria-describedby={online ? undefined : 'register-airline-offline'}
+        >
+          {airlineLabels.sendRequest}
+        </SubmitButton>
+        {online ? null : (
+          <p
+            id="register-airline-offline"
+            role="status"
+            className="alert alert-warning alert-soft text-sm"
           >
-            <h1 id="register-airline-title" className="card-title text-2xl">
-              {specLabels.addYourAirline}
-            </h1>
-            <AccountFields
-              labels={AIRLINE_LABELS}
-              nameAutoComplete="organization"
-              imagePlaceholder="https://example.com/logo.png"
-            />
-            <FormField
-              label={airlineLabels.terms}
-              layout="inline"
-              error={errors.terms}
-              {...form.register('terms')}
-            />
-            {formError ? (
-              <p role="alert" className="alert alert-error alert-soft" data-testid="form-error">
-                {formError}
-              </p>
-            ) : null}
-            <button
-              type="submit"
-              className="btn btn-primary"
-              disabled={busy || !online}
-              aria-describedby={online ? undefined : 'register-airline-offline'}
-            >
-              {busy ? (
-                <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-              ) : null}
-              {airlineLabels.sendRequest}
-            </button>
-            {online ? null : (
-              <p
-                id="register-airline-offline"
-                role="status"
-                className="alert alert-warning alert-soft text-sm"
-              >
-                {airlineLabels.offlineRegister}
-              </p>
-            )}
-            <p className="text-sm">
-              {airlineLabels.haveAccount}{' '}
-              <Link to="/login" className="link link-primary">
-                {airlineLabels.logIn}
-              </Link>
-            </p>
-          </form>
-        </FormProvider>
-      </div>
-    </div>
+            {airlineLabels.offlineRegister}
+          </p>
+        )}
+        <AccountSwitchLink
+          question={airlineLabels.haveAccount}
+          to="/login"
+          label={airlineLabels.logIn}
+        />
+      </FormCard>
+    </FormProvider>
   );
 }

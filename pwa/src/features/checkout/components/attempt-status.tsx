@@ -23,50 +23,57 @@ export function AttemptStatus({
     state.name === 'confirming' || (state.name === 'submitting' && state.tries > 0);
   if (confirming) {
     return (
-      <div
-        className="alert alert-info flex-col items-start"
-        role="status"
-        data-testid="payment-confirming"
+      <StatusAlert
+        testId="payment-confirming"
+        title={
+          <span className="flex items-center gap-2">
+            <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+            {checkoutLabels.confirmingTitle}
+          </span>
+        }
+        text={online ? checkoutLabels.confirmingText : checkoutLabels.confirmingOffline}
       >
-        <p className="flex items-center gap-2 font-semibold">
-          <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-          {checkoutLabels.confirmingTitle}
-        </p>
-        <p className="text-sm">
-          {online ? checkoutLabels.confirmingText : checkoutLabels.confirmingOffline}
-        </p>
         {state.name === 'confirming' && online ? (
           <button type="button" className="btn btn-sm" onClick={onCheckNow} data-testid="check-now">
             {checkoutLabels.checkNow}
           </button>
         ) : null}
-      </div>
+      </StatusAlert>
     );
   }
-  if (state.name === 'authenticating') {
+  // The bank's 3-D Secure window or the wallet's approval window is open elsewhere.
+  if (state.name === 'authenticating' || state.name === 'approving') {
+    const approving = state.name === 'approving';
     return (
-      <div
-        className="alert alert-info flex-col items-start"
-        role="status"
-        data-testid="payment-authenticating"
+      <StatusAlert
+        testId={approving ? 'payment-approving' : 'payment-authenticating'}
+        title={approving ? checkoutLabels.approvingTitle : checkoutLabels.authenticatingTitle}
+        text={approving ? checkoutLabels.approvingText : checkoutLabels.authenticatingText}
       >
-        <p className="font-semibold">{checkoutLabels.authenticatingTitle}</p>
-        <p className="text-sm">{checkoutLabels.authenticatingText}</p>
-      </div>
-    );
-  }
-  if (state.name === 'approving') {
-    return (
-      <div
-        className="alert alert-info flex-col items-start"
-        role="status"
-        data-testid="payment-approving"
-      >
-        <p className="font-semibold">{checkoutLabels.approvingTitle}</p>
-        <p className="text-sm">{checkoutLabels.approvingText}</p>
-        {approvalActions}
-      </div>
+        {approving ? approvalActions : null}
+      </StatusAlert>
     );
   }
   return null;
+}
+
+/** One of the attempt's states: its title, what it means, and what the user can do meanwhile. */
+function StatusAlert({
+  testId,
+  title,
+  text,
+  children,
+}: {
+  testId: string;
+  title: ReactNode;
+  text: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="alert alert-info flex-col items-start" role="status" data-testid={testId}>
+      <p className="font-semibold">{title}</p>
+      <p className="text-sm">{text}</p>
+      {children}
+    </div>
+  );
 }

@@ -42,6 +42,22 @@ function formatExpiry(raw: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
 }
 
+type CardPart = 'number' | 'expiry' | 'cvc';
+
+/** How each input tidies what is typed: digits only, grouped by four or with the month's slash. */
+const TIDY: Record<CardPart, (raw: string) => string> = {
+  number: formatNumber,
+  expiry: formatExpiry,
+  cvc: (raw) => raw.replace(/\D/g, '').slice(0, 4),
+};
+
+/** The names browsers' card autofill knows each input by, and an example of what it takes. */
+const CARD_INPUTS = {
+  number: { name: 'cardnumber', autoComplete: 'cc-number', placeholder: '4242 4242 4242 4242' },
+  expiry: { name: 'exp-date', autoComplete: 'cc-exp', placeholder: '12/34' },
+  cvc: { name: 'cvc', autoComplete: 'cc-csc', placeholder: '123', maxLength: 4 },
+} as const;
+
 /** The card field's verdict on its three inputs (null error while still typing a part). */
 export function evaluateCard(
   number: string,
@@ -86,19 +102,24 @@ export function TestCardField({
   onChange: (state: CardFieldState) => void;
   disabled?: boolean;
 }) {
-  const [number, setNumber] = useState('');
-  const [expiry, setExpiry] = useState('');
-  const [cvc, setCvc] = useState('');
+  const [card, setCard] = useState<Record<CardPart, string>>({ number: '', expiry: '', cvc: '' });
   const id = useId();
-  const update = (next: { number?: string; expiry?: string; cvc?: string }) => {
-    const n = next.number ?? number;
-    const e = next.expiry ?? expiry;
-    const c = next.cvc ?? cvc;
-    setNumber(n);
-    setExpiry(e);
-    setCvc(c);
-    onChange(evaluateCard(n, e, c));
+  const update = (part: CardPart, raw: string) => {
+    const next = { ...card, [part]: TIDY[part](raw) };
+    setCard(next);
+    onChange(evaluateCard(next.number, next.expiry, next.cvc));
   };
+  const input = (part: CardPart, label: string) => (
+    <FormField
+      label={label}
+      id={`${id}-${part}`}
+      className="font-mono"
+      inputMode="numeric"
+      {...CARD_INPUTS[part]}
+      value={card[part]}
+      onChange={(event) => update(part, event.target.value)}
+    />
+  );
   return (
     <fieldset
       className="fieldset rounded-box border border-base-300 p-3"
@@ -106,41 +127,10 @@ export function TestCardField({
       data-testid="card-field"
     >
       <legend className="fieldset-legend">{uiLabels.card}</legend>
-      <FormField
-        label={uiLabels.cardNumber}
-        id={`${id}-number`}
-        name="cardnumber"
-        className="font-mono"
-        inputMode="numeric"
-        autoComplete="cc-number"
-        placeholder="4242 4242 4242 4242"
-        value={number}
-        onChange={(event) => update({ number: formatNumber(event.target.value) })}
-      />
+      {input('number', uiLabels.cardNumber)}
       <div className="grid grid-cols-2 gap-3">
-        <FormField
-          label={uiLabels.cardExpiry}
-          id={`${id}-expiry`}
-          name="exp-date"
-          className="font-mono"
-          inputMode="numeric"
-          autoComplete="cc-exp"
-          placeholder="12/34"
-          value={expiry}
-          onChange={(event) => update({ expiry: formatExpiry(event.target.value) })}
-        />
-        <FormField
-          label={uiLabels.cardCvc}
-          id={`${id}-cvc`}
-          name="cvc"
-          className="font-mono"
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          placeholder="123"
-          maxLength={4}
-          value={cvc}
-          onChange={(event) => update({ cvc: event.target.value.replace(/\D/g, '').slice(0, 4) })}
-        />
+        {input('expiry', uiLabels.cardExpiry)}
+        {input('cvc', uiLabels.cardCvc)}
       </div>
     </fieldset>
   );

@@ -49,52 +49,39 @@ export function logOut(): Promise<void> {
   return apiRequest('/auth/logout', { method: 'POST', body: {} });
 }
 
-export function register(input: RegisterCustomerInput): Promise<unknown> {
-  return apiRequest('/auth/register', {
-    method: 'POST',
-    body: input,
-    schema: OptionalMessageSchema,
-  });
+/**
+ * A call whose answer may carry a text for the user (`{ message }`, e.g. the reset and change
+ * password confirmations); resolves to that text, if any.
+ */
+async function postForMessage(path: string, body: unknown): Promise<string | undefined> {
+  const answer = await apiRequest(path, { method: 'POST', body, schema: OptionalMessageSchema });
+  return answer && 'message' in answer ? String(answer.message) : undefined;
 }
 
-export function requestPasswordReset(input: PasswordResetRequestInput): Promise<unknown> {
-  return apiRequest('/auth/password/forgot', {
-    method: 'POST',
-    body: input,
-    schema: OptionalMessageSchema,
-  });
+export function register(input: RegisterCustomerInput): Promise<string | undefined> {
+  return postForMessage('/auth/register', input);
 }
 
-export function resetPassword(input: PasswordResetInput): Promise<unknown> {
-  return apiRequest('/auth/password/reset', {
-    method: 'POST',
-    body: input,
-    schema: OptionalMessageSchema,
-  });
+export function requestPasswordReset(
+  input: PasswordResetRequestInput,
+): Promise<string | undefined> {
+  return postForMessage('/auth/password/forgot', input);
 }
 
-export function changePassword(input: ChangePasswordInput): Promise<unknown> {
-  return apiRequest('/auth/password/change', {
-    method: 'POST',
-    body: input,
-    schema: OptionalMessageSchema,
-  });
+export function resetPassword(input: PasswordResetInput): Promise<string | undefined> {
+  return postForMessage('/auth/password/reset', input);
 }
 
-export function verifyEmail(token: string): Promise<unknown> {
-  return apiRequest('/auth/verify-email', {
-    method: 'POST',
-    body: { token },
-    schema: OptionalMessageSchema,
-  });
+export function changePassword(input: ChangePasswordInput): Promise<string | undefined> {
+  return postForMessage('/auth/password/change', input);
 }
 
-export function resendVerification(): Promise<unknown> {
-  return apiRequest('/auth/verify-email/resend', {
-    method: 'POST',
-    body: {},
-    schema: OptionalMessageSchema,
-  });
+export function verifyEmail(token: string): Promise<string | undefined> {
+  return postForMessage('/auth/verify-email', { token });
+}
+
+export function resendVerification(): Promise<string | undefined> {
+  return postForMessage('/auth/verify-email/resend', {});
 }
 
 /** Which sign-in methods the server offers: Google through Firebase only when configured. */

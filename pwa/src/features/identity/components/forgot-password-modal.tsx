@@ -9,7 +9,8 @@ import { showToast } from '../../../ui/toast.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
 import { reportApiError } from '../../../api/api-client.ts';
 import { requestPasswordReset } from '../api/identity-api.ts';
-import { FormField } from '../../../ui/form-field.tsx';
+import { ModalFormActions } from '../../../ui/form-actions.tsx';
+import { FormField, inputKinds } from '../../../ui/form-field.tsx';
 import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 
 /** "Forgot your password": an email ("Please enter an email"), then "Check your email". */
@@ -37,10 +38,10 @@ function ForgotPasswordForm({
   onClose: () => void;
   defaultEmail: string;
 }) {
-  const { register, formState, submit, busy } = useSchemaForm<
-    { email: string },
-    PasswordResetRequestInput
-  >(PasswordResetRequestInputSchema, { defaultValues: { email: defaultEmail } });
+  const { field, submit, busy } = useSchemaForm<{ email: string }, PasswordResetRequestInput>(
+    PasswordResetRequestInputSchema,
+    { defaultValues: { email: defaultEmail } },
+  );
   const send = async (input: PasswordResetRequestInput) => {
     try {
       await requestPasswordReset(input);
@@ -52,21 +53,8 @@ function ForgotPasswordForm({
   };
   return (
     <form onSubmit={submit(send)} noValidate className="flex flex-col gap-4" id="forgot-form">
-      <FormField
-        label={uiLabels.email}
-        type="email"
-        autoComplete="email"
-        error={formState.errors.email}
-        {...register('email')}
-      />
-      <div className="modal-action mt-0">
-        <button type="button" className="btn" onClick={onClose}>
-          {uiLabels.cancel}
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {uiLabels.send}
-        </button>
-      </div>
+      <FormField label={uiLabels.email} {...inputKinds.email} {...field('email')} />
+      <ModalFormActions onCancel={onClose} busy={busy} submitLabel={uiLabels.send} />
     </form>
   );
 }

@@ -8,8 +8,10 @@ import {
 } from '@skyport/shared';
 import { Modal } from '../../../ui/modal.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
-import { UserIcon } from '../../../ui/icons.tsx';
-import { FormField } from '../../../ui/form-field.tsx';
+import { UserAvatar } from '../../../ui/user-avatar.tsx';
+import { ModalFormActions } from '../../../ui/form-actions.tsx';
+import { FormField, inputKinds } from '../../../ui/form-field.tsx';
+import { NewPasswordFields } from '../../../ui/new-password-fields.tsx';
 import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 import { ForgotPasswordModal } from './forgot-password-modal.tsx';
 
@@ -42,19 +44,7 @@ export function ProfileScreen({
       <section className="card card-border bg-base-100 shadow-sm" aria-labelledby="account-title">
         <div className="card-body gap-4">
           <div className="flex items-center gap-4">
-            {user.image ? (
-              <div className="avatar">
-                <div className="w-20 rounded-full ring-2 ring-primary/40">
-                  <img src={user.image} alt="" referrerPolicy="no-referrer" />
-                </div>
-              </div>
-            ) : (
-              <div className="avatar avatar-placeholder">
-                <div className="w-20 rounded-full bg-neutral text-neutral-content">
-                  <UserIcon className="size-10" />
-                </div>
-              </div>
-            )}
+            <UserAvatar image={user.image} size="w-20" ring placeholder />
             <div>
               <h1 id="account-title" className="text-2xl font-bold">
                 {specLabels.accountInformation}
@@ -97,11 +87,16 @@ export function ProfileScreen({
           </div>
         </div>
       </section>
-      <ChangePasswordModal
+      <Modal
         open={changeOpen}
         onClose={() => setChangeOpen(false)}
-        onChangePassword={onChangePassword}
-      />
+        title={specLabels.changePassword}
+      >
+        <ChangePasswordForm
+          onClose={() => setChangeOpen(false)}
+          onChangePassword={onChangePassword}
+        />
+      </Modal>
       <ForgotPasswordModal
         open={forgotOpen}
         onClose={() => setForgotOpen(false)}
@@ -111,23 +106,7 @@ export function ProfileScreen({
   );
 }
 
-function ChangePasswordModal({
-  open,
-  onClose,
-  onChangePassword,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onChangePassword: (input: ChangePasswordInput) => Promise<boolean>;
-}) {
-  return (
-    <Modal open={open} onClose={onClose} title={specLabels.changePassword}>
-      {/* The modal renders its content only while open: every opening starts a fresh form. */}
-      <ChangePasswordForm onClose={onClose} onChangePassword={onChangePassword} />
-    </Modal>
-  );
-}
-
+/** The Change Password modal's content (mounted with every opening: each starts empty). */
 function ChangePasswordForm({
   onClose,
   onChangePassword,
@@ -135,13 +114,12 @@ function ChangePasswordForm({
   onClose: () => void;
   onChangePassword: (input: ChangePasswordInput) => Promise<boolean>;
 }) {
-  const { register, formState, submit, busy } = useSchemaForm<
+  const { field, submit, busy } = useSchemaForm<
     { oldPassword: string; newPassword: string; confirmPassword: string },
     ChangePasswordInput & { confirmPassword: string }
   >(ChangePasswordFormSchema, {
     defaultValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
   });
-  const { errors } = formState;
   const change = async ({ oldPassword, newPassword }: ChangePasswordInput) => {
     if (await onChangePassword({ oldPassword, newPassword })) onClose();
   };
@@ -149,33 +127,11 @@ function ChangePasswordForm({
     <form onSubmit={submit(change)} noValidate className="flex flex-col gap-3">
       <FormField
         label={uiLabels.oldPassword}
-        type="password"
-        autoComplete="current-password"
-        error={errors.oldPassword}
-        {...register('oldPassword')}
+        {...inputKinds.currentPassword}
+        {...field('oldPassword')}
       />
-      <FormField
-        label={uiLabels.newPassword}
-        type="password"
-        autoComplete="new-password"
-        error={errors.newPassword}
-        {...register('newPassword')}
-      />
-      <FormField
-        label={uiLabels.confirmPassword}
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirmPassword}
-        {...register('confirmPassword')}
-      />
-      <div className="modal-action mt-2">
-        <button type="button" className="btn" onClick={onClose}>
-          {uiLabels.cancel}
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {uiLabels.save}
-        </button>
-      </div>
+      <NewPasswordFields password={field('newPassword')} confirmation={field('confirmPassword')} />
+      <ModalFormActions onCancel={onClose} busy={busy} submitLabel={uiLabels.save} />
     </form>
   );
 }

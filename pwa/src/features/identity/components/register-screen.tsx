@@ -1,4 +1,3 @@
-import { Link } from 'react-router-dom';
 import { FormProvider } from 'react-hook-form';
 import {
   RegisterCustomerInputSchema,
@@ -7,6 +6,8 @@ import {
   type RegisterCustomerInput,
 } from '@skyport/shared';
 import { uiLabels } from '../../../ui/labels.ts';
+import { AccountSwitchLink, FormCard } from '../../../ui/card-page.tsx';
+import { SubmitButton } from '../../../ui/form-actions.tsx';
 import { useSchemaForm } from '../../../ui/use-schema-form.ts';
 import {
   AccountFields,
@@ -34,32 +35,17 @@ export function RegisterScreen({
     defaultValues: EMPTY_ACCOUNT_VALUES,
   });
   return (
-    <div className="mx-auto w-full max-w-xl">
-      <div className="card card-border bg-base-100 shadow-sm">
-        <FormProvider {...form}>
-          <form className="card-body gap-4" onSubmit={form.submit(onRegister)} noValidate>
-            <h1 className="card-title text-2xl">{specLabels.createYourAccount}</h1>
-            <AccountFields labels={CUSTOMER_LABELS} />
-            {form.failed ? (
-              <p role="alert" className="alert alert-error alert-soft">
-                {messages.completeAllFields}
-              </p>
-            ) : null}
-            <button type="submit" className="btn btn-primary" disabled={form.busy}>
-              {form.busy ? (
-                <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-              ) : null}
-              {specLabels.createYourAccount}
-            </button>
-            <p className="text-sm">
-              {uiLabels.haveAccount}{' '}
-              <Link to="/login" className="link link-primary">
-                {specLabels.logIn}
-              </Link>
-            </p>
-          </form>
-        </FormProvider>
-      </div>
-    </div>
+    <FormProvider {...form}>
+      <FormCard title={specLabels.createYourAccount} width="xl" onSubmit={form.submit(onRegister)}>
+        <AccountFields labels={CUSTOMER_LABELS} />
+        {form.failed ? (
+          <p role="alert" className="alert alert-error alert-soft">
+            {messages.completeAllFields}
+          </p>
+        ) : null}
+        <SubmitButton busy={form.busy}>{specLabels.createYourAccount}</SubmitButton>
+        <AccountSwitchLink question={uiLabels.haveAccount} to="/login" label={specLabels.logIn} />
+      </FormCard>
+    </FormProvider>
   );
 }
