@@ -1,19 +1,18 @@
 import { useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { COUNTRIES, messages, type CatalogQuery } from '@skyport/shared';
+import { messages, type CatalogQuery } from '@skyport/shared';
 import { HomeScreen } from '../../features/catalog/components/home-screen.tsx';
 import { showToast } from '../../ui/toast.tsx';
 import {
   homeQueryFrom,
   useAirlines,
   useCatalogPage,
+  useCatalogPlaces,
 } from '../../features/catalog/data/catalogue.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
 import { useShopActions } from '../actions.ts';
 import { roleOf, useCurrentUser } from '../session.ts';
 import { PendingAirlineHome, SuperAdminHome } from './slots.tsx';
-
-const PLACES = COUNTRIES.map((country) => country.name);
 
 function paramsFrom(query: CatalogQuery): URLSearchParams {
   const params = new URLSearchParams();
@@ -39,6 +38,7 @@ function CatalogHome() {
   const query = useMemo(() => homeQueryFrom(params), [params]);
   const page = useCatalogPage(query);
   const airlines = useAirlines();
+  const places = useCatalogPlaces();
   const favourites = useFavourites();
   const actions = useShopActions();
   const favouriteIds = useMemo(
@@ -61,7 +61,7 @@ function CatalogHome() {
       query={query}
       page={page}
       airlines={airlines}
-      places={PLACES}
+      places={places}
       favouriteIds={favouriteIds}
       showBuyActions={role === 'guest' || role === 'customer'}
       // Every change returns to page 1 (spec §4), except a page change itself.

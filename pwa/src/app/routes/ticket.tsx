@@ -2,7 +2,7 @@ import { useParams } from 'react-router-dom';
 import { FlightDetailScreen } from '../../features/catalog/components/flight-detail.tsx';
 import { Loader } from '../../ui/loader.tsx';
 import { uiLabels } from '../../ui/labels.ts';
-import { useFlight, useFlightReviews } from '../../features/catalog/data/catalogue.ts';
+import { useAirlineReviews, useFlight } from '../../features/catalog/data/catalogue.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
 import { useShopActions } from '../actions.ts';
 import { roleOf, useCurrentUser } from '../session.ts';
@@ -13,7 +13,7 @@ export function TicketRoute() {
   const user = useCurrentUser();
   const role = roleOf(user);
   const flight = useFlight(id);
-  const reviews = useFlightReviews(id);
+  const airlineReviews = useAirlineReviews(flight?.airlineId);
   const favourites = useFavourites();
   const actions = useShopActions();
   if (flight === undefined) return <Loader />;
@@ -21,8 +21,7 @@ export function TicketRoute() {
   return (
     <FlightDetailScreen
       flight={flight}
-      reviews={reviews?.items}
-      averageRating={reviews?.averageRating ?? null}
+      airlineReviews={airlineReviews}
       showBuyActions={role === 'guest' || role === 'customer'}
       isFavourite={favourites.some((favourite) => favourite.flightId === flight.id)}
       onAddToCart={() => void actions.addToCart(flight)}

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import {
   CATALOG_SORTS,
   specLabels,
@@ -7,6 +7,7 @@ import {
   type PriceBand,
 } from '@skyport/shared';
 import { uiLabels } from '../../../ui/labels.ts';
+import { SuggestingInput } from './suggesting-input.tsx';
 
 /** The slider's four marks, left to right, as the spec lists them. */
 const SLIDER_BANDS: readonly PriceBand[] = ['low', 'mid', 'high', 'all'];
@@ -122,7 +123,7 @@ function AirlineFilter({
   onAirlineChange: (airlineId: string | undefined) => void;
 }) {
   const [text, setText] = useState(initialText);
-  const listId = useId();
+  const names = useMemo(() => [...new Set(airlines.map((airline) => airline.name))], [airlines]);
   const matchOf = (value: string) =>
     airlines.find((airline) => airline.name.toLowerCase() === value.trim().toLowerCase());
   const choose = (value: string) => {
@@ -144,25 +145,17 @@ function AirlineFilter({
     // Only a change of the airlines list matters here: typing is handled by `choose`.
   }, [airlines]);
   return (
-    <label className="flex flex-col gap-1">
-      <span className="text-sm font-medium">{uiLabels.airline}</span>
-      <input
-        className="input w-full"
-        name="airline"
-        list={listId}
-        autoComplete="off"
-        placeholder={uiLabels.anyAirline}
-        value={text}
-        onChange={(event) => {
-          typed.current = true;
-          choose(event.target.value);
-        }}
-      />
-      <datalist id={listId}>
-        {airlines.map((airline) => (
-          <option key={airline.id} value={airline.name} />
-        ))}
-      </datalist>
-    </label>
+    <SuggestingInput
+      look="stacked"
+      label={uiLabels.airline}
+      name="airline"
+      placeholder={uiLabels.anyAirline}
+      value={text}
+      onChange={(value) => {
+        typed.current = true;
+        choose(value);
+      }}
+      suggestions={names}
+    />
   );
 }

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { LOW_STOCK_THRESHOLD, lowStockWarning, specLabels, type Flight } from '@skyport/shared';
 import { AirlineLogo } from '../../../ui/airline-logo.tsx';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
-import { formatDate, formatPrice } from '../../../ui/format.ts';
+import { formatDate, formatHour, formatPrice } from '../../../ui/format.ts';
 import { HeartIcon, CartIcon } from '../../../ui/icons.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
 
@@ -67,7 +67,8 @@ export function FlightCard({
           </span>
         </h3>
         <p className="text-sm">
-          {flight.departureHour} – {flight.arrivalHour} · {uiLabels.hours(flight.durationEstimated)}
+          {formatHour(flight.departureHour)} – {formatHour(flight.arrivalHour)} ·{' '}
+          {uiLabels.hours(flight.durationEstimated)}
         </p>
         {flight.tickets < LOW_STOCK_THRESHOLD ? (
           <p className="badge badge-warning badge-sm h-auto py-0.5" data-testid="low-stock">

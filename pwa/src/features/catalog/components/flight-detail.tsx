@@ -1,16 +1,17 @@
 import { Link } from 'react-router-dom';
-import { specLabels, type FlightDetail, type Review } from '@skyport/shared';
+import { specLabels, type FlightDetail } from '@skyport/shared';
 import { AirlineLogo } from '../../../ui/airline-logo.tsx';
 import { CountryFlag } from '../../../ui/country-flag.tsx';
-import { formatDate, formatPrice, formatTimestamp } from '../../../ui/format.ts';
+import { formatDate, formatHour, formatPrice } from '../../../ui/format.ts';
 import { CartIcon, HeartIcon } from '../../../ui/icons.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
-import { RatingStars } from '../../../ui/rating.tsx';
+import type { AirlineReviews } from '../data/catalogue.ts';
+import { AirlineReviewsSection } from './airline-reviews.tsx';
 
 export interface FlightDetailScreenProps {
   flight: FlightDetail;
-  reviews: readonly Review[] | undefined;
-  averageRating: number | null;
+  /** The airline's reviews (spec §2); undefined while loading. */
+  airlineReviews: AirlineReviews | undefined;
   showBuyActions: boolean;
   isFavourite: boolean;
   onAddToCart: () => void;
@@ -36,9 +37,12 @@ function Field({
   );
 }
 
-/** /ticket/{id}: every field of the spec, Add to cart, Go to Home, reviews with the average. */
+/**
+ * /ticket/{id}: every field of the spec, Add to cart, Go to Home, the airline's reviews with
+ * their average.
+ */
 export function FlightDetailScreen(props: FlightDetailScreenProps) {
-  const { flight, reviews, averageRating, showBuyActions, isFavourite } = props;
+  const { flight, airlineReviews, showBuyActions, isFavourite } = props;
   return (
     <div className="flex flex-col gap-6">
       <article className="card card-border bg-base-100 shadow-sm" data-testid="flight-detail">
@@ -77,8 +81,8 @@ export function FlightDetailScreen(props: FlightDetailScreenProps) {
             <Field label={uiLabels.airline}>{flight.airlineName}</Field>
             <Field label={uiLabels.departureDate}>{formatDate(flight.departureDate)}</Field>
             <Field label={uiLabels.duration}>{uiLabels.hours(flight.durationEstimated)}</Field>
-            <Field label={uiLabels.departureHour}>{flight.departureHour}</Field>
-            <Field label={uiLabels.arrivalHour}>{flight.arrivalHour}</Field>
+            <Field label={uiLabels.departureHour}>{formatHour(flight.departureHour)}</Field>
+            <Field label={uiLabels.arrivalHour}>{formatHour(flight.arrivalHour)}</Field>
             <Field label={uiLabels.origin}>{flight.origin}</Field>
             <Field label={uiLabels.destination}>{flight.destination}</Field>
             <Field label={uiLabels.price} testId="detail-price">
@@ -114,46 +118,12 @@ export function FlightDetailScreen(props: FlightDetailScreenProps) {
         </div>
       </article>
 
-      <section
-        aria-labelledby="reviews-title"
-        className="flex flex-col gap-3"
-        data-testid="reviews"
-      >
-        <div className="flex flex-wrap items-center gap-3">
-          <h2 id="reviews-title" className="text-xl font-bold">
-            {uiLabels.reviews}
-          </h2>
-          {averageRating !== null ? (
-            <span className="flex items-center gap-2" data-testid="average-rating">
-              <span className="sr-only">{uiLabels.averageRating}:</span>
-              <RatingStars value={averageRating} />
-              <span className="font-semibold">{averageRating.toFixed(1)}</span>
-            </span>
-          ) : null}
-        </div>
-        {reviews === undefined ? (
-          <span className="loading loading-dots" aria-label={uiLabels.loading} />
-        ) : reviews.length === 0 ? (
-          <p className="text-base-content/80">{uiLabels.noReviews}</p>
-        ) : (
-          <ul className="grid gap-3 sm:grid-cols-2">
-            {reviews.map((review) => (
-              <li key={review.id} className="card card-border bg-base-100" data-testid="review">
-                <div className="card-body gap-2 p-4">
-                  <div className="flex items-center justify-between gap-2">
-                    <p className="font-semibold">{review.name}</p>
-                    <RatingStars value={review.rating} size="rating-xs" />
-                  </div>
-                  <p className="whitespace-pre-line">{review.comment}</p>
-                  <p className="text-xs text-base-content/80">
-                    {formatTimestamp(review.createdAt)}
-                  </p>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <AirlineReviewsSection
+        key={flight.id}
+        airlineName={flight.airlineName}
+        flightId={flight.id}
+        reviews={airlineReviews}
+      />
     </div>
   );
 }

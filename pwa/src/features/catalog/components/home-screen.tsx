@@ -7,7 +7,7 @@ import {
   type Flight,
   type PriceBand,
 } from '@skyport/shared';
-import type { HomePage } from '../data/catalogue.ts';
+import type { CatalogPlaces, HomePage } from '../data/catalogue.ts';
 import { Loader } from '../../../ui/loader.tsx';
 import { Pagination } from '../../../ui/pagination.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
@@ -24,7 +24,8 @@ export interface HomeScreenProps {
    */
   page: HomePage | undefined;
   airlines: readonly Airline[];
-  places: readonly string[];
+  /** The places flights serve (the search box's suggestions). */
+  places: CatalogPlaces;
   favouriteIds: ReadonlySet<string>;
   showBuyActions: boolean;
   onQueryChange: (change: Partial<CatalogQuery>) => void;

@@ -1,30 +1,28 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import type { CatalogPlaces } from '../data/catalogue.ts';
 import { SearchIcon } from '../../../ui/icons.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
+import { SuggestingInput } from './suggesting-input.tsx';
 
 export interface SearchBoxProps {
   origin: string;
   destination: string;
-  /** Country names to suggest while typing. */
-  places: readonly string[];
+  /** Places flights serve: origins suggested for the origin, destinations for the destination. */
+  places: CatalogPlaces;
   onSearch: (search: { origin: string; destination: string }) => void;
 }
 
 /**
- * Origin and destination with autocomplete (a native datalist: keyboard and screen readers work
- * out of the box). Remount it with a `key` when the URL's search changes from elsewhere.
+ * Origin and destination with autocomplete. Each field suggests only where flights leave from or
+ * go to (a place no flight leaves from can only give "Origin not found", spec §8). Remount it
+ * with a `key` when the URL's search changes from elsewhere.
  */
 export function SearchBox({ origin, destination, places, onSearch }: SearchBoxProps) {
-  const [originText, setOriginText] = useState(origin);
-  const [destinationText, setDestinationText] = useState(destination);
-  // The suggestions (every country) join the page when a field is first focused: a few hundred
-  // elements nobody sees until then would only slow the page's first paint and start-up.
-  const [suggesting, setSuggesting] = useState(false);
-  const suggest = () => setSuggesting(true);
-  const listId = useId();
+  const [search, setSearch] = useState({ origin, destination });
+  const suggestionsFor = { origin: places.origins, destination: places.destinations };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSearch({ origin: originText.trim(), destination: destinationText.trim() });
+    onSearch({ origin: search.origin.trim(), destination: search.destination.trim() });
   };
   return (
     <form
@@ -32,39 +30,18 @@ export function SearchBox({ origin, destination, places, onSearch }: SearchBoxPr
       onSubmit={submit}
       className="grid gap-2 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
     >
-      <label className="floating-label">
-        <span>{uiLabels.origin}</span>
-        <input
-          className="input input-lg w-full"
-          name="origin"
-          list={listId}
-          autoComplete="off"
-          placeholder={uiLabels.origin}
-          onFocus={suggest}
-          value={originText}
-          onChange={(event) => setOriginText(event.target.value)}
+      {ROUTE_ENDS.map((end) => (
+        <SuggestingInput
+          key={end}
+          look="floating"
+          label={uiLabels[end]}
+          name={end}
+          placeholder={uiLabels[end]}
+          value={search[end]}
+          onChange={(text) => setSearch((current) => ({ ...current, [end]: text }))}
+          suggestions={suggestionsFor[end]}
         />
-      </label>
-      <label className="floating-label">
-        <span>{uiLabels.destination}</span>
-        <input
-          className="input input-lg w-full"
-          name="destination"
-          list={listId}
-          autoComplete="off"
-          placeholder={uiLabels.destination}
-          onFocus={suggest}
-          value={destinationText}
-          onChange={(event) => setDestinationText(event.target.value)}
-        />
-      </label>
-      {suggesting ? (
-        <datalist id={listId}>
-          {places.map((place) => (
-            <option key={place} value={place} />
-          ))}
-        </datalist>
-      ) : null}
+      ))}
       <button type="submit" className="btn btn-primary btn-lg">
         <SearchIcon />
         {uiLabels.search}
@@ -72,3 +49,6 @@ export function SearchBox({ origin, destination, places, onSearch }: SearchBoxPr
     </form>
   );
 }
+
+/** The two fields, in the order a trip is read. */
+const ROUTE_ENDS = ['origin', 'destination'] as const;

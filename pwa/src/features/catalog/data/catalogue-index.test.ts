@@ -10,6 +10,7 @@ import {
 import {
   buildCatalogIndex,
   createCatalogIndex,
+  placeNames,
   queryCatalogIndex,
   sortInSlices,
   updateCatalogIndex,
@@ -91,6 +92,25 @@ test('the indexed local query lists exactly the pages of the shared reference ru
   }
 });
 
+test('the places are those listed flights leave from and go to, each counted, A→Z', () => {
+  const data = flights(300, random(5));
+  const index = createCatalogIndex(data);
+  const listed = data.filter((flight) => flight.tickets > 0);
+  const countOf = (place: string, field: 'origin' | 'destination') =>
+    listed.filter((flight) => flight[field] === place).length;
+  for (const [place, count] of index.places.origins) expect(count).toBe(countOf(place, 'origin'));
+  const names = placeNames(index.places);
+  expect(names.origins).toEqual(
+    [...new Set(listed.map((flight) => flight.origin))].sort((a, b) => a.localeCompare(b)),
+  );
+  expect(names.destinations).toEqual(
+    [...new Set(listed.map((flight) => flight.destination))].sort((a, b) => a.localeCompare(b)),
+  );
+  // A place served only by sold-out flights is no place to suggest.
+  const onlySoldOut = createCatalogIndex([{ ...data[0]!, origin: 'Antarctica', tickets: 0 }]);
+  expect(placeNames(onlySoldOut.places)).toEqual({ origins: [], destinations: [] });
+});
+
 test('a page with a filter and a sort over 10,000 flights takes a few milliseconds', () => {
   const data = flights(10_000, random(7));
   const index = createCatalogIndex(data);
@@ -158,6 +178,8 @@ test('an index built in slices, or kept up to date change by change, answers as 
       expect(queryCatalogIndex(index, query)).toEqual(queryCatalog(data, query));
       expect(index.sorted(sort)).toEqual(createCatalogIndex(data).sorted(sort));
     }
+    // The place counts moved change by change are those of the flights now.
+    expect(index.places).toEqual(createCatalogIndex(data).places);
   };
   check();
   const more = flights(700, next).slice(600);

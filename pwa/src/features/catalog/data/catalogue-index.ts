@@ -24,21 +24,68 @@ import {
 export interface CatalogIndex {
   /** Flights with tickets left, in no particular order. */
   readonly listed: readonly Flight[];
+  /** The places the listed flights serve (the search box's suggestions). */
+  readonly places: PlaceCounts;
   /** The listed flights in a sort order (computed on first use, then kept). */
   sorted(sort: CatalogSort): readonly Flight[];
 }
 
+/**
+ * How many listed flights leave from (`origins`) and go to (`destinations`) each place: counted
+ * once when the index is built, then moved by each changed flight (a place leaves the map with
+ * its last flight), so that the suggestions never scan the catalogue.
+ */
+export interface PlaceCounts {
+  readonly origins: ReadonlyMap<string, number>;
+  readonly destinations: ReadonlyMap<string, number>;
+}
+
 export function createCatalogIndex(flights: readonly Flight[]): CatalogIndex {
-  return indexOf(flights.filter(isListedFlight), new Map());
+  const listed = flights.filter(isListedFlight);
+  const places = emptyPlaceCounts();
+  for (const flight of listed) countPlaces(places, flight, 1);
+  return indexOf(listed, new Map(), places);
+}
+
+function emptyPlaceCounts() {
+  return { origins: new Map<string, number>(), destinations: new Map<string, number>() };
+}
+
+/** Adds (`by` 1) or takes away (`by` -1) a listed flight's origin and destination. */
+function countPlaces(
+  places: { origins: Map<string, number>; destinations: Map<string, number> },
+  flight: Flight,
+  by: 1 | -1,
+) {
+  for (const [counts, place] of [
+    [places.origins, flight.origin],
+    [places.destinations, flight.destination],
+  ] as const) {
+    const count = (counts.get(place) ?? 0) + by;
+    if (count > 0) counts.set(place, count);
+    else counts.delete(place);
+  }
+}
+
+/** The places of an index, each list sorted A→Z (the order a person scans a list of names in). */
+export function placeNames(places: PlaceCounts): {
+  origins: string[];
+  destinations: string[];
+} {
+  const sorted = (counts: ReadonlyMap<string, number>) =>
+    [...counts.keys()].sort((a, b) => a.localeCompare(b));
+  return { origins: sorted(places.origins), destinations: sorted(places.destinations) };
 }
 
 /** An index over `listed` with the sort orders already built; the others are built on first use. */
 function indexOf(
   listed: readonly Flight[],
   orders: Map<CatalogSort, readonly Flight[]>,
+  places: PlaceCounts,
 ): CatalogIndex & { readonly built: ReadonlyMap<CatalogSort, readonly Flight[]> } {
   return {
     listed,
+    places,
     built: orders,
     sorted(sort) {
       let order = orders.get(sort);
@@ -124,15 +171,19 @@ export async function buildCatalogIndex(
 ): Promise<CatalogIndex> {
   const check = slicer(pause, sliceMs);
   const listed: Flight[] = [];
+  const places = emptyPlaceCounts();
   let seen = 0;
   for (const flight of flights) {
-    if (isListedFlight(flight)) listed.push(flight);
+    if (isListedFlight(flight)) {
+      listed.push(flight);
+      countPlaces(places, flight, 1);
+    }
     if ((++seen & 1023) === 0) await check();
   }
   const orders = new Map<CatalogSort, readonly Flight[]>();
   for (const sort of sorts)
     orders.set(sort, await sortInSlices(listed, catalogComparator(sort), pause, sliceMs));
-  return indexOf(listed, orders);
+  return indexOf(listed, orders, places);
 }
 
 /** Builds the index's other sort orders in slices (so that no query has to sort). */
@@ -172,6 +223,15 @@ export function updateCatalogIndex(
   }
   const listed = index.listed.filter((flight) => !changed.has(flight.id));
   for (const { after } of changes) if (after && isListedFlight(after)) listed.push(after);
+  // A few hundred places at most: copied, then moved by the changed flights.
+  const places = {
+    origins: new Map(index.places.origins),
+    destinations: new Map(index.places.destinations),
+  };
+  for (const { before, after } of changes) {
+    if (before && isListedFlight(before)) countPlaces(places, before, -1);
+    if (after && isListedFlight(after)) countPlaces(places, after, 1);
+  }
   const orders = new Map<CatalogSort, readonly Flight[]>();
   for (const [sort, order] of built) {
     const compare = catalogComparator(sort);
@@ -190,7 +250,7 @@ export function updateCatalogIndex(
     }
     orders.set(sort, next);
   }
-  return indexOf(listed, orders);
+  return indexOf(listed, orders, places);
 }
 
 /** The first position in `sorted` whose flight does not come before `flight`. */

@@ -1,4 +1,5 @@
-import { CATALOGUE_REPLICA_NAME } from '../../../db/database-name.ts';
+import { COLLECTION_VERSIONS } from '../../../db/layout.ts';
+import { CATALOGUE_REPLICA_NAME, DEFAULT_DATABASE_NAME } from '../../../db/database-name.ts';
 
 /**
  * Set once this device has the whole catalogue locally (per copy of it: a new database, or a new
@@ -6,19 +7,43 @@ import { CATALOGUE_REPLICA_NAME } from '../../../db/database-name.ts';
  */
 export const CATALOGUE_SYNCED_KEY = `skyport:catalogue-synced:${CATALOGUE_REPLICA_NAME}`;
 
-/** Whether this device has pulled the whole catalogue before (so the home page reads it locally). */
-export function catalogueSyncedBefore(): boolean {
+/**
+ * Set once this device has every review locally (per copy of them, as for the catalogue: a new
+ * layout of the reviews drops them, db/layout.ts), so that a flight's detail shows its airline's
+ * average offline, where the reviews' first pull of the visit cannot finish.
+ */
+const REVIEWS_SYNCED_KEY = `skyport:reviews-synced:${DEFAULT_DATABASE_NAME}-reviews${COLLECTION_VERSIONS.reviews}`;
+
+function flagSet(key: string): boolean {
   try {
-    return localStorage.getItem(CATALOGUE_SYNCED_KEY) === '1';
+    return localStorage.getItem(key) === '1';
   } catch {
     return false;
   }
 }
 
-export function rememberCatalogueSynced() {
+function setFlag(key: string) {
   try {
-    localStorage.setItem(CATALOGUE_SYNCED_KEY, '1');
+    localStorage.setItem(key, '1');
   } catch {
-    // Storage blocked: the next visit shows the server's first page again, nothing worse.
+    // Storage blocked: the next visit waits for the first pull again, nothing worse.
   }
+}
+
+/** Whether this device has pulled the whole catalogue before (so the home page reads it locally). */
+export function catalogueSyncedBefore(): boolean {
+  return flagSet(CATALOGUE_SYNCED_KEY);
+}
+
+export function rememberCatalogueSynced() {
+  setFlag(CATALOGUE_SYNCED_KEY);
+}
+
+/** Whether this device has pulled every review before (so they are all here, online or not). */
+export function reviewsSyncedBefore(): boolean {
+  return flagSet(REVIEWS_SYNCED_KEY);
+}
+
+export function rememberReviewsSynced() {
+  setFlag(REVIEWS_SYNCED_KEY);
 }

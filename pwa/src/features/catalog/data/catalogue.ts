@@ -25,16 +25,21 @@ import {
   type FlightCatalogPage,
   type FlightDetail,
   type Review,
-  type ReviewPage,
 } from '@skyport/shared';
 import type { SkyportDatabase } from '../../../db/database.ts';
 import { useLocalData, useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
 import { ApiError, apiRequest } from '../../../api/api-client.ts';
-import { catalogueSyncedBefore, rememberCatalogueSynced } from './catalogue-synced.ts';
+import {
+  catalogueSyncedBefore,
+  rememberCatalogueSynced,
+  rememberReviewsSynced,
+  reviewsSyncedBefore,
+} from './catalogue-synced.ts';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
 import {
   buildCatalogIndex,
+  placeNames,
   queryCatalogIndex,
   updateCatalogIndex,
   warmInSlices,
@@ -45,9 +50,9 @@ import { nextTask } from '../../../ui/idle.ts';
 import type { RxChangeEvent } from 'rxdb';
 
 /**
- * Live queries of the catalogue screens over the local database (no network): home page,
- * airlines, flight detail with its reviews and average rating.
- * Same shapes as the REST answers, so a screen does not care where its data comes from.
+ * Live queries of the catalogue screens over the local database (no network): home page and
+ * its search suggestions, airlines, flight detail with its airline's reviews and their average.
+ * The home page has the shape of the REST answer, so that it does not care where it comes from.
  *
  * The one exception is a device's very first visit: until the flights' first full pull is done
  * (the whole catalogue, seconds for a large one), the home page shows the server's page for
@@ -252,24 +257,57 @@ export function flight$(data: LocalData, id: string): Observable<FlightDetail | 
   );
 }
 
-function reviewPage(reviews: Review[]): ReviewPage {
-  return {
-    items: reviews,
-    page: 1,
-    pageSize: Math.max(1, reviews.length),
-    total: reviews.length,
-    pageCount: reviews.length > 0 ? 1 : 0,
-    averageRating: averageRatingOf(reviews),
-  };
+/**
+ * What a flight's detail shows as reviews (spec §2 "the airline's customer reviews with the
+ * average rating"): every review of the flight's airline on this device, newest first.
+ * - `complete`: the device has pulled every review (now, or on an earlier visit), so the average
+ *   is the airline's, computed from all of its reviews, not from the part on screen.
+ * - `notOnDevice`: the reviews' first pull is not done and cannot be now (the browser is
+ *   offline, or the server did not answer): what the device has, with no average (it would be
+ *   the average of a part).
+ * - `failed`: the local database could not answer the query.
+ * `undefined` (the hooks' answer while loading): the query or the first pull is under way.
+ */
+export type AirlineReviews =
+  | { status: 'complete'; items: readonly Review[]; averageRating: number | null }
+  | { status: 'notOnDevice'; items: readonly Review[] }
+  | { status: 'failed' };
+
+/** Whether every review is on this device: pulled in this visit, or in an earlier one. */
+function reviewsOnDevice$(data: LocalData): Observable<boolean> {
+  if (reviewsSyncedBefore()) return of(true);
+  return initialPullDone$(data, 'reviews').pipe(tap((done) => done && rememberReviewsSynced()));
 }
 
-export function reviewsOf$(
-  db: SkyportDatabase,
-  filter: { flightId: string } | { airlineId: string },
-): Observable<ReviewPage> {
-  return db.collections.reviews
-    .find({ selector: filter, sort: [{ createdAt: 'desc' }] })
-    .$.pipe(map((docs) => reviewPage(plain<Review>(docs))));
+/** Whether a collection's pull cannot go on now: offline, or its last attempt failed. */
+function pullBlocked$(data: LocalData, collection: 'reviews'): Observable<boolean> {
+  const replication = data.engine.replication(collection);
+  const failed$ = replication
+    ? replication.state.error$.pipe(
+        map(() => true),
+        startWith(false),
+      )
+    : of(false);
+  return combineLatest([browserOnline$(), failed$]).pipe(
+    map(([online, failed]) => !online || failed),
+  );
+}
+
+export function airlineReviews$(
+  data: LocalData,
+  airlineId: string,
+): Observable<AirlineReviews | undefined> {
+  // The [airlineId, createdAt] index answers this query (db/schemas.ts).
+  const items$ = data.db.collections.reviews
+    .find({ selector: { airlineId }, sort: [{ createdAt: 'desc' }] })
+    .$.pipe(map((docs) => plain<Review>(docs)));
+  return combineLatest([items$, reviewsOnDevice$(data), pullBlocked$(data, 'reviews')]).pipe(
+    map(([items, onDevice, blocked]): AirlineReviews | undefined => {
+      if (onDevice) return { status: 'complete', items, averageRating: averageRatingOf(items) };
+      return blocked ? { status: 'notOnDevice', items } : undefined;
+    }),
+    catchError(() => of({ status: 'failed' as const })),
+  );
 }
 
 /**
@@ -437,14 +475,47 @@ export function useFlight(id: string): FlightDetail | null | undefined {
   return useObservable(() => flight$(data, id), [data, id]);
 }
 
-/** Reviews of one flight, newest first, with their average rating (half-star steps). */
-export function useFlightReviews(flightId: string): ReviewPage | undefined {
-  const { db } = useLocalData();
-  return useObservable(() => reviewsOf$(db, { flightId }), [db, flightId]);
+/** The reviews of an airline (a flight detail shows its airline's); undefined while loading. */
+export function useAirlineReviews(airlineId: string | undefined): AirlineReviews | undefined {
+  const data = useLocalData();
+  return useObservable(
+    () => (airlineId === undefined ? of(undefined) : airlineReviews$(data, airlineId)),
+    [data, airlineId],
+  );
 }
 
-/** Reviews of an airline (the flight detail shows the airline's reviews), with the average. */
-export function useAirlineReviews(airlineId: string): ReviewPage | undefined {
-  const { db } = useLocalData();
-  return useObservable(() => reviewsOf$(db, { airlineId }), [db, airlineId]);
+/** The places flights serve, from the local catalogue: the search box's suggestions. */
+export interface CatalogPlaces {
+  /** Where listed flights leave from, A→Z. */
+  readonly origins: readonly string[];
+  /** Where listed flights go to, A→Z. */
+  readonly destinations: readonly string[];
 }
+
+const NO_PLACES: CatalogPlaces = { origins: [], destinations: [] };
+
+const samePlaces = (a: CatalogPlaces, b: CatalogPlaces) =>
+  a.origins.join('\n') === b.origins.join('\n') &&
+  a.destinations.join('\n') === b.destinations.join('\n');
+
+/**
+ * The places of the local catalogue's listed flights (none before this device has the whole
+ * catalogue: the first visit's server pages are no list of places). Read from the catalogue
+ * index's place counts, which each change of a flight moves: no keystroke and no change reads
+ * the flights (catalogue-index.ts `PlaceCounts`).
+ */
+export function catalogPlaces$(data: LocalData): Observable<CatalogPlaces> {
+  return localCatalogueReady$(data).pipe(
+    switchMap((ready) =>
+      ready ? catalogIndex$(data.db).pipe(map((index) => placeNames(index.places))) : of(NO_PLACES),
+    ),
+    distinctUntilChanged(samePlaces),
+  );
+}
+
+/** The search box's suggestions (none until the local data layer is open). */
+export function useCatalogPlaces(): CatalogPlaces {
+  const data = useLocalDataIfOpen();
+  return useObservable(() => (data ? catalogPlaces$(data) : of(NO_PLACES)), [data], NO_PLACES);
+}
+

@@ -287,7 +287,11 @@ function cardFieldFor(config: CheckoutConfig) {
   const key = config.stripePublishableKey;
   if (config.card === 'stripe' && key) {
     return (onChange: (state: CardFieldState) => void, disabled: boolean) => (
-      <Suspense fallback={<span className="loading loading-dots" aria-label={uiLabels.loading} />}>
+      <Suspense
+        fallback={
+          <span role="status" className="loading loading-dots" aria-label={uiLabels.loading} />
+        }
+      >
         <StripeCardField publishableKey={key} onChange={onChange} disabled={disabled} />
       </Suspense>
     );
@@ -326,7 +330,11 @@ function walletFor(
   if (config.wallet === 'paypal' && clientId) {
     const { driver } = options;
     return (
-      <Suspense fallback={<span className="loading loading-dots" aria-label={uiLabels.loading} />}>
+      <Suspense
+        fallback={
+          <span role="status" className="loading loading-dots" aria-label={uiLabels.loading} />
+        }
+      >
         <PayPalWalletButtons
           clientId={clientId}
           disabled={options.disabled}
