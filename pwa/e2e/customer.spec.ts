@@ -1,11 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { cards, logIn, syncedCartCount, waitForFlights } from './support/helpers.ts';
-
-async function fillCard(page: Page, number: string) {
-  await page.getByLabel('Card number').fill(number);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-}
+import {
+  cards,
+  clickLogOut,
+  dialog,
+  fillCard,
+  logIn,
+  publishReview,
+  syncedCartCount,
+  toast,
+} from './support/helpers.ts';
 
 async function orderCount(page: Page): Promise<number> {
   const body = (await (await page.request.get('/api/orders')).json()) as unknown;
@@ -18,7 +21,6 @@ test('a customer pays with the success card, lands on My Orders after 4 s and re
   page,
 }) => {
   await logIn(page);
-  await waitForFlights(page);
   const firstCard = page.getByTestId('flight-card').first();
   const detailHref = (await firstCard
     .getByRole('link', { name: /^Details:/ })
@@ -50,24 +52,19 @@ test('a customer pays with the success card, lands on My Orders after 4 s and re
 
   // An incomplete review: the modal closes and "Oops..." / "Complete all fields!" shows.
   await order.getByTestId('review-button').first().click();
-  const modal = page.getByRole('dialog', { name: 'Give us your feedback!' });
+  const modal = dialog(page, 'Give us your feedback!');
   await expect(modal).toBeVisible();
   await modal.getByLabel('Your comment').fill('');
   await modal.getByRole('button', { name: 'Publicar' }).click();
-  const oops = page.getByRole('dialog', { name: 'Oops...' });
+  const oops = dialog(page, 'Oops...');
   await expect(oops).toContainText('Complete all fields!');
   await oops.getByRole('button', { name: 'OK' }).click();
 
   // A complete review is published.
   const comment = `Smooth flight ${route}, ${Date.now()}`;
   await order.getByTestId('review-button').first().click();
-  await modal.getByRole('radio', { name: '5 out of 5' }).check();
-  await modal.getByLabel('Users name').fill('Carla Customer');
-  await modal.getByLabel('Your comment').fill(comment);
-  await modal.getByRole('button', { name: 'Publicar' }).click();
-  await expect(
-    page.getByTestId('toast').filter({ hasText: 'Your feedback has been send!' }),
-  ).toBeVisible();
+  await publishReview(modal, 5, comment);
+  await expect(toast(page, 'Your feedback has been send!')).toBeVisible();
   await expect(order.getByTestId('review-button').first()).toBeDisabled();
 
   await page.goto(detailHref);
@@ -84,7 +81,6 @@ test('a customer pays with the success card, lands on My Orders after 4 s and re
 
 test('a declined card shows its error and creates no order', async ({ page }) => {
   await logIn(page);
-  await waitForFlights(page);
   const before = await orderCount(page);
   const tickets = await syncedCartCount(page);
   await page.getByTestId('add-to-cart').first().click();
@@ -100,29 +96,23 @@ test('a declined card shows its error and creates no order', async ({ page }) =>
 
 test('favourites: filled heart, disabled once added, listed and removable', async ({ page }) => {
   await logIn(page);
-  await waitForFlights(page);
   const heart = page.getByTestId('favourite-button').first();
   await heart.click();
-  await expect(
-    page.getByTestId('toast').filter({ hasText: 'Ticket added to favorites' }),
-  ).toBeVisible();
+  await expect(toast(page, 'Ticket added to favorites')).toBeVisible();
   await expect(heart).toBeDisabled();
   await expect(heart).toHaveAttribute('aria-pressed', 'true');
   await page.goto('/favs');
   await expect(page.getByRole('heading', { name: 'Favorites List' })).toBeVisible();
   await expect(page.getByTestId('favourite')).toHaveCount(1);
   await page.getByTestId('remove-favourite').click();
-  await expect(
-    page.getByTestId('toast').filter({ hasText: 'Deleted from favorites' }),
-  ).toBeVisible();
+  await expect(toast(page, 'Deleted from favorites')).toBeVisible();
   await expect(page.getByTestId('favourite')).toHaveCount(0);
 });
 
 test('log out shows "Log out!" and returns home as a guest', async ({ page }) => {
   await logIn(page);
-  await page.getByTestId('profile-menu-button').click();
-  await page.getByTestId('profile-menu').getByRole('link', { name: 'Log Out' }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Log out!' })).toBeVisible();
+  await clickLogOut(page);
+  await expect(toast(page, 'Log out!')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('link', { name: 'Log In' }).first()).toBeAttached();
 });

@@ -1,5 +1,5 @@
 import { expect, request, test, type Page } from '@playwright/test';
-import { logIn, syncedCartCount } from './support/helpers.ts';
+import { accounts, isoDate, logIn, syncedCartCount } from './support/helpers.ts';
 
 /**
  * Issue 14, "Deleted flights everywhere", in the browser: a flight in a customer's cart and
@@ -7,7 +7,6 @@ import { logIn, syncedCartCount } from './support/helpers.ts';
  * favourites show it as no longer available, and it is neither counted in the total nor
  * payable. The customer then removes it, leaving the account as it found it.
  */
-const airline = { email: 'airline@skyport.test', password: 'Airline123!' };
 
 /** Tickets in the signed-in customer's cart on the server. */
 async function serverCartTickets(page: Page): Promise<number> {
@@ -17,17 +16,27 @@ async function serverCartTickets(page: Page): Promise<number> {
   return cart.lines.reduce((sum, line) => sum + line.amount, 0);
 }
 
+/** The page shows one cart line or favourite marked "No longer available"; returns it. */
+async function expectOneUnavailable(page: Page, item: 'cart-line' | 'favourite') {
+  const unavailable = page
+    .getByTestId(item)
+    .filter({ has: page.getByTestId(`${item}-unavailable`) });
+  await expect(unavailable).toHaveCount(1);
+  await expect(unavailable.getByTestId(`${item}-unavailable`)).toHaveText('No longer available');
+  return unavailable;
+}
+
 test('a flight deleted by its airline shows as no longer available in the cart and favourites', async ({
   page,
   baseURL,
 }) => {
   // The airline (an API client with a bearer token) puts a new flight on sale.
   const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
-  const login = await api.post('/api/auth/login', { data: airline });
+  const login = await api.post('/api/auth/login', { data: accounts.airline });
   expect(login.status()).toBe(200);
   const { token } = (await login.json()) as { token: string };
   const asAirline = { Authorization: `Bearer ${token}` };
-  const day = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+  const day = isoDate(40);
   const created = await api.post('/api/flights/create', {
     headers: asAirline,
     data: {
@@ -64,20 +73,12 @@ test('a flight deleted by its airline shows as no longer available in the cart a
   expect(deleted.status()).toBe(200);
 
   await page.goto('/cart');
-  const line = page
-    .getByTestId('cart-line')
-    .filter({ has: page.getByTestId('cart-line-unavailable') });
-  await expect(line).toHaveCount(1);
-  await expect(line.getByTestId('cart-line-unavailable')).toHaveText('No longer available');
+  const line = await expectOneUnavailable(page, 'cart-line');
   await expect(page.getByTestId('cart-unavailable-note')).toBeVisible();
   await expect(line.getByTestId('cart-plus')).toBeDisabled();
 
   await page.goto('/favs');
-  const favourite = page
-    .getByTestId('favourite')
-    .filter({ has: page.getByTestId('favourite-unavailable') });
-  await expect(favourite).toHaveCount(1);
-  await expect(favourite.getByTestId('favourite-unavailable')).toHaveText('No longer available');
+  const favourite = await expectOneUnavailable(page, 'favourite');
   await favourite.getByTestId('remove-favourite').click();
   await expect(page.getByTestId('favourite-unavailable')).toHaveCount(0);
 

@@ -1,7 +1,16 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PULL_MAX_BATCH, SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
 import { PENDING_LOGOUT_KEY } from '../src/features/identity/logout/deferred-logout.ts';
-import { customer, logIn, syncedCartCount, waitForApp, waitForFlights } from './support/helpers.ts';
+import {
+  clickLogOut,
+  customer,
+  dialog,
+  goOffline,
+  logIn,
+  syncedCartCount,
+  toast,
+  waitForApp,
+} from './support/helpers.ts';
 
 /**
  * Logout that loses nothing (issue 14): the choice when changes could not be sent, the offline
@@ -14,6 +23,12 @@ async function sessionToken(page: Page): Promise<string> {
   const cookie = (await page.context().cookies()).find((c) => c.name.endsWith('skyport_session'));
   expect(cookie).toBeDefined();
   return cookie!.value;
+}
+
+/** Logs the customer in; returns the new session's token. */
+async function logInSession(page: Page): Promise<string> {
+  await logIn(page);
+  return sessionToken(page);
 }
 
 /** `GET /api/auth/me` with a session token, from outside the browser. */
@@ -63,9 +78,10 @@ async function expectGuest(page: Page) {
   await expect(page.getByTestId('profile-menu-button')).toBeHidden();
 }
 
-async function clickLogOut(page: Page) {
-  await page.getByTestId('profile-menu-button').click();
-  await page.getByTestId('profile-menu').getByRole('link', { name: 'Log Out' }).click();
+/** "Log out!" is shown, and the navbar is a guest's. */
+async function expectLoggedOut(page: Page) {
+  await expect(toast(page, 'Log out!')).toBeVisible();
+  await expectGuest(page);
 }
 
 test('offline logout: the unsent change is counted; "Stay signed in" keeps it, "Log out anyway" wipes the device at once and the session ends when the connection returns', async ({
@@ -73,29 +89,26 @@ test('offline logout: the unsent change is counted; "Stay signed in" keeps it, "
   context,
   request,
 }) => {
-  await logIn(page);
-  await waitForFlights(page);
+  const token = await logInSession(page);
   // The device holds the account's data (the local data layer is open) before the network goes.
   await syncedCartCount(page);
-  const token = await sessionToken(page);
 
   // Offline, a favourite is saved on the device only.
-  await context.setOffline(true);
-  await expect(page.getByTestId('offline-indicator')).toBeVisible();
+  await goOffline(page);
   const saved = await saveAFavourite(page);
 
   await clickLogOut(page);
-  const dialog = page.getByRole('dialog', { name: 'Some of your changes are not saved yet' });
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId('logout-unsent')).toContainText(
+  const unsent = dialog(page, 'Some of your changes are not saved yet');
+  await expect(unsent).toBeVisible();
+  await expect(unsent.getByTestId('logout-unsent')).toContainText(
     '1 change made on this device could not be sent',
   );
-  await expect(dialog.getByRole('button', { name: 'Stay signed in' })).toBeFocused();
+  await expect(unsent.getByRole('button', { name: 'Stay signed in' })).toBeFocused();
   await page.screenshot({ path: 'test-results/logout/unsent-changes-dialog.png' });
 
   // Stay signed in: back where the user was, still signed in, the change still here.
-  await dialog.getByRole('button', { name: 'Stay signed in' }).click();
-  await expect(dialog).toBeHidden();
+  await unsent.getByRole('button', { name: 'Stay signed in' }).click();
+  await expect(unsent).toBeHidden();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('profile-menu-button')).toBeVisible();
   await expect(page.getByTestId('favourite-button').and(page.locator(':disabled'))).toHaveCount(
@@ -111,17 +124,15 @@ test('offline logout: the unsent change is counted; "Stay signed in" keeps it, "
   const onServer = (await serverFavourites(request)).length;
 
   // Offline again: another favourite, then "Log out anyway".
-  await context.setOffline(true);
-  await expect(page.getByTestId('offline-indicator')).toBeVisible();
+  await goOffline(page);
   await saveAFavourite(page);
   await clickLogOut(page);
-  await expect(dialog.getByTestId('logout-unsent')).toContainText('1 change');
-  await dialog.getByRole('button', { name: 'Log out anyway' }).click();
+  await expect(unsent.getByTestId('logout-unsent')).toContainText('1 change');
+  await unsent.getByRole('button', { name: 'Log out anyway' }).click();
 
   // At once, offline: "Log out!", home as a guest, nothing of the customer left on the device.
-  await expect(page.getByTestId('toast').filter({ hasText: 'Log out!' })).toBeVisible();
+  await expectLoggedOut(page);
   await expect(page).toHaveURL(/\/$/);
-  await expectGuest(page);
   await expect(page.getByTestId('favourite-button').and(page.locator(':disabled'))).toHaveCount(0);
   await expect(page.getByTestId('cart-count')).toHaveText('0');
   // The server session is still open, and the device remembers to end it.
@@ -140,15 +151,12 @@ test('a logout the server did not get: the next start ends that session before a
   page,
   request,
 }) => {
-  await logIn(page);
-  await waitForFlights(page);
-  const token = await sessionToken(page);
+  const token = await logInSession(page);
 
   // The logout request does not get through (the network drops it).
   await page.route('**/api/auth/logout', (route) => route.abort('internetdisconnected'));
   await clickLogOut(page);
-  await expect(page.getByTestId('toast').filter({ hasText: 'Log out!' })).toBeVisible();
-  await expectGuest(page);
+  await expectLoggedOut(page);
   expect(await pendingLogoutFlag(page)).not.toBeNull();
   expect(await me(request, token)).toBe(200);
 
@@ -172,12 +180,10 @@ test('a new login before the deferred logout went out keeps its session', async 
   context,
   request,
 }) => {
-  await logIn(page);
-  await waitForFlights(page);
-  const oldToken = await sessionToken(page);
+  const oldToken = await logInSession(page);
   await context.setOffline(true);
   await clickLogOut(page);
-  await expect(page.getByTestId('toast').filter({ hasText: 'Log out!' })).toBeVisible();
+  await expectLoggedOut(page);
   expect(await pendingLogoutFlag(page)).not.toBeNull();
 
   // The connection returns but the logout does not get through before the user logs in again.

@@ -1,9 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '@skyport/shared';
-import { CATALOGUE_SYNCED_KEY } from '../src/features/catalog/data/catalogue-synced.ts';
 import {
+  catalogueOnDevice,
+  dialog,
+  fillCard,
   logIn,
+  openHome,
+  publishReview,
+  reopenOffline,
   syncedCartCount,
+  toast,
   waitForApp,
   waitForCatalogueOnDevice,
   waitForFlights,
@@ -14,7 +20,6 @@ test('after a first visit the app opens offline, and the cart and favourites sti
   context,
 }) => {
   await logIn(page);
-  await waitForFlights(page);
   // The service worker has precached the app shell and controls the page after a reload.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -34,9 +39,7 @@ test('after a first visit the app opens offline, and the cart and favourites sti
 
   // A first visit leaves the whole catalogue on the device.
   await waitForCatalogueOnDevice(page);
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByTestId('offline-indicator')).toBeVisible();
+  await reopenOffline(page);
   await expect(page.getByTestId('cart-count')).toHaveText(String(before + 1));
   // The catalogue reads the local database: it browses and pages offline.
   await waitForFlights(page);
@@ -67,19 +70,13 @@ test('offline, a guest still browses, searches and opens details from the local 
   page,
   context,
 }) => {
-  await page.goto('/');
-  await waitForFlights(page);
+  await openHome(page);
   // A first visit shows the server's page; the catalogue downloads by itself after the load
   // (and at once when the visitor engages, as here).
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/page=2/);
   await waitForCatalogueOnDevice(page);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByTestId('offline-indicator')).toBeVisible();
+  await reopenOffline(page);
   await waitForFlights(page);
   const origin = (await page.getByTestId('flight-origin').first().textContent())!;
   await page.getByRole('search').getByLabel('Origin').fill(origin);
@@ -120,15 +117,10 @@ test("a guest's first visit stores the catalogue by itself, without any interact
   context,
 }) => {
   await recordLongTasks(page);
-  await page.goto('/');
+  await openHome(page);
   await waitForApp(page);
-  await waitForFlights(page);
   // Nobody touches the page: the catalogue is on the device within 15 s of navigation anyway.
-  await expect
-    .poll(() => page.evaluate((key) => localStorage.getItem(key), CATALOGUE_SYNCED_KEY), {
-      timeout: 15_000,
-    })
-    .toBe('1');
+  await waitForCatalogueOnDevice(page, 15_000);
   const { storedAt, loadedAt, startedAt, tasks } = await page.evaluate(() => {
     const page = window as unknown as { __longTasks: [number, number][]; __firstIdb?: number };
     return {
@@ -150,12 +142,7 @@ test("a guest's first visit stores the catalogue by itself, without any interact
   });
 
   // Offline, the next visit lists the flights from this device.
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByTestId('offline-indicator')).toBeVisible();
+  await reopenOffline(page);
   await waitForFlights(page);
   await expect(page.getByTestId('flights-not-found')).toBeHidden();
   await expect(page.getByTestId('catalogue-not-on-device')).toBeHidden();
@@ -169,17 +156,11 @@ test('offline before the catalogue is on this device, the home page says so, and
   // A first visit whose catalogue download does not get through (the visitor left, the network
   // dropped): the page itself is shown (the server's first flights) and installed for offline use.
   await page.route('**/api/sync/**', (route) => route.abort());
-  await page.goto('/');
+  await openHome(page);
   await waitForApp(page);
-  await waitForFlights(page);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  expect(await page.evaluate((key) => localStorage.getItem(key), CATALOGUE_SYNCED_KEY)).toBeNull();
+  expect(await catalogueOnDevice(page)).toBe(false);
 
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByTestId('offline-indicator')).toBeVisible();
+  await reopenOffline(page);
   const notOnDevice = page.getByTestId('catalogue-not-on-device');
   await expect(notOnDevice).toHaveText(messages.catalogueNotOnDevice);
   await expect(page.getByRole('heading', { name: messages.catalogueNotOnDevice })).toBeAttached();
@@ -201,12 +182,9 @@ test('a review written offline is kept and sent when the connection returns', as
   context,
 }) => {
   await logIn(page);
-  await waitForFlights(page);
   await page.getByTestId('add-to-cart').first().click();
   await page.goto('/payment');
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
+  await fillCard(page);
   await page.getByTestId('pay').click();
   await expect(page).toHaveURL(/\/purchases$/, { timeout: 10_000 });
   const order = page.getByTestId('order-card').first();
@@ -215,12 +193,9 @@ test('a review written offline is kept and sent when the connection returns', as
   await context.setOffline(true);
   const comment = `Written on a plane ${Date.now()}`;
   await order.getByTestId('review-button').first().click();
-  const modal = page.getByRole('dialog', { name: 'Give us your feedback!' });
-  await modal.getByRole('radio', { name: '4 out of 5' }).check();
-  await modal.getByLabel('Users name').fill('Carla Customer');
-  await modal.getByLabel('Your comment').fill(comment);
-  await modal.getByRole('button', { name: 'Publicar' }).click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Saved on this device' })).toBeVisible();
+  const modal = dialog(page, 'Give us your feedback!');
+  await publishReview(modal, 4, comment);
+  await expect(toast(page, 'Saved on this device')).toBeVisible();
   await expect(order.getByTestId('review-button').first()).toBeDisabled();
 
   await context.setOffline(false);
@@ -235,4 +210,75 @@ test('a review written offline is kept and sent when the connection returns', as
       { timeout: 15_000 },
     )
     .toBe(true);
+});
+
+test('the sync status shows its words and the changes waiting to be sent, on a phone as on a desktop', async ({
+  page,
+  context,
+}, testInfo) => {
+  // Three screen widths, two themes each, and a sign-in on a shared machine.
+  test.setTimeout(120_000);
+  await logIn(page);
+  await waitForFlights(page);
+  const status = page.getByTestId('sync-status');
+  const unsent = page.getByTestId('sync-unsent');
+  await expect(status).toHaveAttribute('data-status', 'up-to-date');
+  await expect(unsent).toBeHidden();
+
+  // Changes made offline are counted as they are queued.
+  await context.setOffline(true);
+  await expect(status).toHaveAttribute('data-status', 'offline');
+  await page.getByTestId('add-to-cart').first().click();
+  await expect(unsent).toHaveAttribute('data-count', '1');
+  await page.getByTestId('add-to-cart').nth(1).click();
+  await expect(unsent).toHaveAttribute('data-count', '2');
+  await expect(unsent).toHaveAccessibleName(/2 changes made on this device waiting to be sent/);
+
+  const screens = [
+    { width: 360, height: 800, phone: true },
+    { width: 390, height: 844, phone: true },
+    { width: 1280, height: 800, phone: false },
+  ];
+  for (const { phone, ...viewport } of screens) {
+    await page.setViewportSize(viewport);
+    // Words on every width: short on a phone, where the sync status also says "Offline".
+    await expect(
+      status.getByTestId(phone ? 'sync-status-text-phone' : 'sync-status-text'),
+    ).toHaveText(phone ? 'Offline' : 'Waiting for a connection');
+    await expect(
+      status.getByTestId(phone ? 'sync-status-text' : 'sync-status-text-phone'),
+    ).toBeHidden();
+    await expect(page.getByTestId('offline-indicator')).toBeVisible({ visible: !phone });
+    await expect(unsent).toHaveText(/^2 to send/);
+    // The navbar fits: nothing sticks out of the screen or wraps to a second line.
+    const box = await page.locator('header.navbar').boundingBox();
+    expect(box?.height).toBeLessThanOrEqual(72);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    );
+    const badge = await status.boundingBox();
+    const brand = await page.getByTestId('brand').boundingBox();
+    expect(badge && brand && brand.x + brand.width <= badge.x).toBe(true);
+    expect(badge && badge.x + badge.width <= viewport.width).toBe(true);
+    for (const theme of ['light', 'dark']) {
+      // Painted directly: switching the theme would record it, one more change to send.
+      await page.evaluate(
+        (name) => document.documentElement.setAttribute('data-theme', name),
+        theme,
+      );
+      await page.locator('header.navbar').screenshot({
+        path: testInfo.outputPath(`sync-status-${viewport.width}-${theme}.png`),
+      });
+    }
+  }
+
+  // Back online, the changes are sent and the count goes.
+  await context.setOffline(false);
+  await expect(unsent).toBeHidden({ timeout: 15_000 });
+  await expect(status).toHaveAttribute('data-status', 'up-to-date');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(status.getByTestId('sync-status-text-phone')).toHaveText('Up to date');
+  await page.locator('header.navbar').screenshot({
+    path: testInfo.outputPath('sync-status-390-up-to-date.png'),
+  });
 });

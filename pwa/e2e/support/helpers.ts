@@ -1,4 +1,12 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import {
+  expect,
+  test,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import {
   PULL_MAX_BATCH,
   SYNC_PROTOCOL_VERSION,
@@ -75,28 +83,67 @@ test.beforeEach(async ({ browser, context }) => {
   await watchCsp(context);
 });
 
-/** Demo accounts loaded by SEED_DEMO (sync-server/src/db/seed). */
-export const customer = { email: 'customer@skyport.test', password: 'Customer123!' };
+/** Demo accounts loaded by SEED_DEMO (sync-server/src/db/seed/demo.ts). */
+export const accounts = {
+  admin: { email: 'admin@skyport.test', password: 'Admin123!' },
+  airline: { email: 'airline@skyport.test', password: 'Airline123!' },
+  pending: { email: 'pending@skyport.test', password: 'Pending123!' },
+  customer: { email: 'customer@skyport.test', password: 'Customer123!' },
+} as const;
+
+export const customer = accounts.customer;
 
 export const cards = {
   success: '4242 4242 4242 4242',
   declined: '4000 0000 0000 0002',
 };
 
-/** Logs in through the /login form and waits for the navbar to show the customer's links. */
-export async function logIn(page: Page, account = customer) {
+/** Fills the payment page's test card form with a card number (the success card by default). */
+export async function fillCard(page: Page, number: string = cards.success) {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+}
+
+export type Account = { email: string; password: string };
+
+/** Logs in through the /login form and waits for the signed-in navbar (any kind of account). */
+export async function logInWithForm(page: Page, account: Account) {
   await page.goto('/login');
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Log In', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('profile-menu-button')).toBeVisible();
+}
+
+/**
+ * Logs in a customer through the /login form and waits for the home page's flights and for the
+ * account's theme.
+ */
+export async function logIn(page: Page, account: Account = customer) {
+  await logInWithForm(page, account);
+  await waitForFlights(page);
   // The account's theme (saved by an earlier run or device) arrives by sync: wait for it, so that
   // what a test does next (a screenshot, a theme switch) starts from the account's theme.
   const saved = await accountTheme(page);
   if (saved === 'light' || saved === 'dark') {
     await expect(page.getByTestId('theme-switch')).toHaveAttribute('data-theme-now', saved);
   }
+}
+
+/** Fills an order's review form (its dialog) as Carla Customer and publishes it. */
+export async function publishReview(form: Locator, stars: number, comment: string) {
+  await form.getByRole('radio', { name: `${stars} out of 5` }).check();
+  await form.getByLabel('Users name').fill('Carla Customer');
+  await form.getByLabel('Your comment').fill(comment);
+  await form.getByRole('button', { name: 'Publicar' }).click();
+}
+
+/** Chooses "Log Out" in the profile menu. */
+export async function clickLogOut(page: Page) {
+  await page.getByTestId('profile-menu-button').click();
+  await page.getByTestId('profile-menu').getByRole('link', { name: 'Log Out' }).click();
 }
 
 /** The theme saved with the signed-in account, if any. */
@@ -125,6 +172,12 @@ export async function syncedCartCount(page: Page): Promise<number> {
   return count;
 }
 
+/** Opens the home page and waits for its flights. */
+export async function openHome(page: Page) {
+  await page.goto('/');
+  await waitForFlights(page);
+}
+
 /** The home grid has loaded at least one flight card. */
 export async function waitForFlights(page: Page) {
   await expect(page.getByTestId('flight-card').first()).toBeVisible();
@@ -138,11 +191,30 @@ export async function waitForApp(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-app', 'ready');
 }
 
-/** This device holds the whole catalogue (its first full pull is done). */
-export async function waitForCatalogueOnDevice(page: Page) {
-  await expect
-    .poll(() => page.evaluate((key) => localStorage.getItem(key), CATALOGUE_SYNCED_KEY))
-    .toBe('1');
+/** Whether this device holds the whole catalogue (its first full pull is done). */
+export async function catalogueOnDevice(page: Page): Promise<boolean> {
+  return (await page.evaluate((key) => localStorage.getItem(key), CATALOGUE_SYNCED_KEY)) === '1';
+}
+
+/** Waits until this device holds the whole catalogue. */
+export async function waitForCatalogueOnDevice(page: Page, timeout?: number) {
+  await expect.poll(() => catalogueOnDevice(page), { timeout }).toBe(true);
+}
+
+/** Cuts this browser's network and waits for the app to say it is offline. */
+export async function goOffline(page: Page) {
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('offline-indicator')).toBeVisible();
+}
+
+/** Opens the page again without a network: from what the service worker installed. */
+export async function reopenOffline(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.context().setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('offline-indicator')).toBeVisible();
 }
 
 /** Sets the theme the way a user would, through the navbar switch. */
@@ -158,4 +230,30 @@ export async function resetBrowser(page: Page) {
   await page.context().clearCookies();
   await page.goto('/');
   await page.evaluate(() => localStorage.clear());
+}
+
+/** Today plus `days`, yyyy-mm-dd, in the browser's (and the server's) UTC calendar. */
+export function isoDate(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A dialog of the app (native <dialog> opened with showModal) by its title. */
+export function dialog(page: Page, title: string | RegExp): Locator {
+  return page.getByRole('dialog', { name: title });
+}
+
+/** A toast with this text. */
+export function toast(page: Page, text: string): Locator {
+  return page.getByTestId('toast').filter({ hasText: text });
+}
+
+/** No serious or critical WCAG 2 A/AA violation on the page as it is. */
+export async function expectAccessible(page: Page, screen: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const serious = results.violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical',
+  );
+  expect(
+    serious.map((v) => `${screen}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`),
+  ).toEqual([]);
 }

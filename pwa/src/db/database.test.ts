@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, expect, test } from 'vitest';
-import { SYNC_COLLECTIONS } from '@skyport/shared';
+import { cartLineFromFlight, SYNC_COLLECTIONS } from '@skyport/shared';
 import {
   clearPersonalCollections,
   createLocalDatabase,
@@ -9,17 +9,11 @@ import {
   type SkyportDatabase,
 } from './database.ts';
 import { DEFAULT_DATABASE_NAME } from './database-name.ts';
-import {
-  clearFavouriteAttempts,
-  readFavouriteAttempts,
-  readGuestCart,
-  readLocalTheme,
-  rememberFavouriteAttempt,
-  writeGuestCart,
-  writeLocalTheme,
-} from './local-state.ts';
+import { clearFavouriteAttempts } from './local-state.ts';
 import { rxSchemaOf } from './schemas.ts';
-import { flightDoc } from './test-docs.ts';
+import { readGuestState, writeGuestState, type GuestState } from '../test/guest-state.ts';
+import { openTestDatabase } from '../test/test-device.ts';
+import { cartDoc, flightDoc } from './test-docs.ts';
 
 let db: SkyportDatabase | undefined;
 afterEach(async () => {
@@ -28,13 +22,7 @@ afterEach(async () => {
 });
 
 function open(devMode = true) {
-  return createLocalDatabase({
-    name: `test-${randomUUID()}`,
-    indexedDB,
-    IDBKeyRange,
-    devMode,
-    multiInstance: false,
-  });
+  return openTestDatabase({ devMode });
 }
 
 test('every replicated collection is created from the shared schemas, within the free RxDB limit', async () => {
@@ -86,21 +74,7 @@ test('clearing personal data empties the personal collections (tombstones too) a
   const userId = randomUUID();
   const flight = flightDoc();
   await db.collections.flights.insert(flight);
-  await db.collections.cart.insert({
-    id: flight.id,
-    userId,
-    flightId: flight.id,
-    airlineId: flight.airlineId,
-    airlineName: 'Test Air',
-    origin: 'Argentina',
-    destination: 'Chile',
-    priceCents: 15000,
-    logo: '',
-    departureHour: '08:30',
-    arrivalHour: '10:45',
-    tickets: 10,
-    amount: 2,
-  });
+  await db.collections.cart.insert(cartDoc(flight, userId, 2));
   await db.collections.preferences.insert({ id: userId, userId, theme: 'dark' });
   const removed = await db.collections.preferences.insert({
     id: randomUUID(),
@@ -121,31 +95,18 @@ test('clearing personal data empties the personal collections (tombstones too) a
 
 test('guest state stays on the device: cart, favourite attempts and theme', async () => {
   db = await open(false);
-  expect(await readGuestCart(db)).toEqual([]);
-  const line = {
-    flightId: randomUUID(),
-    airlineId: randomUUID(),
-    airlineName: 'Test Air',
-    origin: 'Argentina',
-    destination: 'Chile',
-    priceCents: 100,
-    logo: '',
-    departureHour: '08:30',
-    arrivalHour: '10:45',
-    tickets: 3,
-    amount: 1,
-  };
-  await writeGuestCart(db, [line]);
-  expect(await readGuestCart(db)).toEqual([line]);
+  expect(await readGuestState(db)).toEqual({ cart: [], favouriteAttempts: [], theme: 'system' });
   const flightId = randomUUID();
-  await rememberFavouriteAttempt(db, flightId);
-  await rememberFavouriteAttempt(db, flightId);
-  expect(await readFavouriteAttempts(db)).toEqual([flightId]);
+  const state: GuestState = {
+    cart: [cartLineFromFlight(flightDoc({ tickets: 3 }))],
+    // A flight tried twice is remembered once.
+    favouriteAttempts: [flightId, flightId],
+    theme: 'dark',
+  };
+  await writeGuestState(db, state);
+  expect(await readGuestState(db)).toEqual({ ...state, favouriteAttempts: [flightId] });
   await clearFavouriteAttempts(db);
-  expect(await readFavouriteAttempts(db)).toEqual([]);
-  expect(await readLocalTheme(db)).toBe('system');
-  await writeLocalTheme(db, 'dark');
-  expect(await readLocalTheme(db)).toBe('dark');
+  expect((await readGuestState(db)).favouriteAttempts).toEqual([]);
 });
 
 test("opening the app's database deletes its older layouts and leaves other databases alone", async () => {

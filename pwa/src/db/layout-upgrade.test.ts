@@ -1,29 +1,18 @@
 /// <reference types="node" />
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { NEVER } from 'rxjs';
+import { indexedDB } from 'fake-indexeddb';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  cartLineFromFlight,
-  favouriteFromFlight,
-  type CartDoc,
-  type FavouriteDoc,
-  type Flight,
-} from '@skyport/shared';
-import { createSyncEngine, type SyncEngine, type SyncUser } from '../sync/engine.ts';
+import { cartLineFromFlight } from '@skyport/shared';
+import type { SyncEngine, SyncUser } from '../sync/engine.ts';
 import { startTestServer, type TestServer } from '../sync/test-server.ts';
-import { createLocalDatabase, type SkyportDatabase, type SkyportSchemas } from './database.ts';
+import { readGuestState, writeGuestState, type GuestState } from '../test/guest-state.ts';
+import { localFlight, openTestDatabase, serverRows, startTestEngine } from '../test/test-device.ts';
+import type { SkyportDatabase, SkyportSchemas } from './database.ts';
 import { COLLECTION_VERSIONS, LOCAL_LAYOUT } from './layout.ts';
-import {
-  readFavouriteAttempts,
-  readGuestCart,
-  readLocalTheme,
-  rememberFavouriteAttempt,
-  writeGuestCart,
-  writeLocalTheme,
-} from './local-state.ts';
+import { readGuestCart, writeGuestCart } from './local-state.ts';
 import { allRxSchemas } from './schemas.ts';
+import { cartDoc, favouriteDoc } from './test-docs.ts';
 
 /**
  * A change of the local layout keeps the device's data (issue 14): a database of the previous
@@ -55,47 +44,16 @@ function layout(number: number): SkyportSchemas {
 }
 
 async function openDatabase(name: string, schemas?: SkyportSchemas): Promise<SkyportDatabase> {
-  const db = await createLocalDatabase({
-    name,
-    indexedDB,
-    IDBKeyRange,
-    devMode: true,
-    // As in the app: a migration then runs under RxDB's leader election between tabs.
-    multiInstance: true,
-    schemas,
-  });
+  // As in the app: a migration then runs under RxDB's leader election between tabs.
+  const db = await openTestDatabase({ name, multiInstance: true, schemas });
   open.push(db);
   return db;
 }
 
 function startEngine(db: SkyportDatabase, token: string | null): SyncEngine {
-  const engine = createSyncEngine({
-    db,
-    transport: {
-      baseUrl: `${server.url}/api`,
-      headers: (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    retry: { baseMs: 100, maxMs: 1000 },
-    onlineEvents: NEVER,
-    initiallyOnline: true,
-  });
+  const engine = startTestEngine(server, db, { token: () => token });
   engines.push(engine);
-  engine.start();
   return engine;
-}
-
-async function flightOf(db: SkyportDatabase, id: string): Promise<Flight> {
-  const doc = await db.collections.flights.findOne(id).exec();
-  if (!doc) throw new Error(`flight ${id} is not in the local database`);
-  return doc.toJSON() as Flight;
-}
-
-function cartDoc(flight: Flight, userId: string, amount: number): CartDoc {
-  return { ...cartLineFromFlight(flight), id: flight.id, userId, amount };
-}
-
-function favouriteDoc(flight: Flight, userId: string): FavouriteDoc {
-  return { ...favouriteFromFlight(flight, Date.now()), id: flight.id, userId };
 }
 
 /** Records in every object store of an IndexedDB database (0 when it does not exist). */
@@ -122,8 +80,8 @@ async function storedRecords(database: string): Promise<number> {
   }
 }
 
-async function rows<T>(table: string): Promise<T[]> {
-  return server.control<T[]>('GET', `/__test/rows/${table}`);
+function rows<T>(table: string): Promise<T[]> {
+  return serverRows<T>(server, table);
 }
 
 interface CartRow {
@@ -181,8 +139,8 @@ test("an upgrade from the previous layout keeps a customer's unpushed changes, s
   let engine = startEngine(db, customer.token);
   await engine.setUser(user);
   await engine.awaitInSync();
-  await db.collections.cart.insert(cartDoc(await flightOf(db, kept), user.id, 1));
-  await db.collections.favourites.insert(favouriteDoc(await flightOf(db, removed), user.id));
+  await db.collections.cart.insert(cartDoc(await localFlight(db, kept), user.id, 1));
+  await db.collections.favourites.insert(favouriteDoc(await localFlight(db, removed), user.id));
   const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', {
     userId: user.id,
     flightIds: [reviewed],
@@ -195,9 +153,9 @@ test("an upgrade from the previous layout keeps a customer's unpushed changes, s
   // draft, and what a guest keeps on the device.
   await engine.stop();
   await (await db.collections.cart.findOne(kept).exec())!.incrementalPatch({ amount: 3 });
-  await db.collections.cart.insert(cartDoc(await flightOf(db, added), user.id, 2));
+  await db.collections.cart.insert(cartDoc(await localFlight(db, added), user.id, 2));
   await (await db.collections.favourites.findOne(removed).exec())!.remove();
-  await db.collections.favourites.insert(favouriteDoc(await flightOf(db, favourite), user.id));
+  await db.collections.favourites.insert(favouriteDoc(await localFlight(db, favourite), user.id));
   const draftId = randomUUID();
   await db.collections.reviewDrafts.insert({
     id: draftId,
@@ -210,10 +168,12 @@ test("an upgrade from the previous layout keeps a customer's unpushed changes, s
     status: 'pending',
     reason: null,
   });
-  const guestLine = cartLineFromFlight(await flightOf(db, guest));
-  await writeGuestCart(db, [guestLine]);
-  await rememberFavouriteAttempt(db, attempt);
-  await writeLocalTheme(db, 'dark');
+  const guestState: GuestState = {
+    cart: [cartLineFromFlight(await localFlight(db, guest))],
+    favouriteAttempts: [attempt],
+    theme: 'dark',
+  };
+  await writeGuestState(db, guestState);
   await db.close();
 
   // The app's current layout opens the same database: everything is there.
@@ -231,9 +191,7 @@ test("an upgrade from the previous layout keeps a customer's unpushed changes, s
   expect(favourites.map((doc) => doc.flightId)).toEqual([favourite]);
   expect((await db.collections.reviewDrafts.findOne(draftId).exec())?.status).toBe('pending');
   expect(await db.collections.flights.count().exec()).toBe(10);
-  expect(await readGuestCart(db)).toEqual([guestLine]);
-  expect(await readFavouriteAttempts(db)).toEqual([attempt]);
-  expect(await readLocalTheme(db)).toBe('dark');
+  expect(await readGuestState(db)).toEqual(guestState);
   // The old layout's collections were emptied (RxDB clears them after the migration).
   expect(await storedRecords(`rxdb-dexie-${name}--0--cart`)).toBe(0);
   expect(await storedRecords(`rxdb-dexie-${name}--0--favourites`)).toBe(0);
@@ -281,7 +239,7 @@ test('a public replica of an older layout is dropped and pulled again from scrat
   await engine.awaitInSync();
   const pulled = await db.collections.flights.count().exec();
   expect(pulled).toBeGreaterThan(0);
-  await writeGuestCart(db, [cartLineFromFlight(await flightOf(db, server.flightIds[0]!))]);
+  await writeGuestCart(db, [cartLineFromFlight(await localFlight(db, server.flightIds[0]!))]);
   await engine.stop();
   await db.close();
 

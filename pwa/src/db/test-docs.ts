@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { FlightDoc } from '@skyport/shared';
+import {
+  cartLineFromFlight,
+  favouriteFromFlight,
+  type CartDoc,
+  type FavouriteDoc,
+  type Flight,
+  type FlightDoc,
+} from '@skyport/shared';
 
 /** A valid flight document for the local database's tests; `fields` override. */
 export function flightDoc(fields: Partial<FlightDoc> = {}): FlightDoc {
@@ -21,4 +28,14 @@ export function flightDoc(fields: Partial<FlightDoc> = {}): FlightDoc {
     createdAt: 1_700_000_000_000,
     ...fields,
   };
+}
+
+/** `userId`'s cart line of `flight` as the cart collection stores it (its id is the flight's). */
+export function cartDoc(flight: Flight, userId: string, amount: number): CartDoc {
+  return { ...cartLineFromFlight(flight), id: flight.id, userId, amount };
+}
+
+/** `userId`'s favourite of `flight` as the favourites collection stores it. */
+export function favouriteDoc(flight: Flight, userId: string): FavouriteDoc {
+  return { ...favouriteFromFlight(flight, Date.now()), id: flight.id, userId };
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { Observable, Subject, filter, firstValueFrom, map, timeout } from 'rxjs';
+import { Observable, firstValueFrom, map } from 'rxjs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { messages, type Flight } from '@skyport/shared';
-import { createLocalDatabase, PERSONAL_COLLECTIONS, type SkyportDatabase } from '../db/database.ts';
+import { messages, SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
+import { PERSONAL_COLLECTIONS, type SkyportDatabase } from '../db/database.ts';
 import { readGuestCart } from '../db/local-state.ts';
-import type { LocalData } from '../data/local-data.ts';
+import { cartDoc } from '../db/test-docs.ts';
+import { closeLocalData } from '../data/local-data.ts';
 import { addFlightToCart, cartLines$, removeLine } from '../features/cart/data/cart.ts';
 import { addFavourite, favourites$ } from '../features/favourites/data/favourites.ts';
 import { orders$ } from '../features/orders/data/orders.ts';
@@ -16,8 +16,16 @@ import {
 } from '../features/orders/data/review-drafts.ts';
 import { sales$ } from '../features/sales/data/sales.ts';
 import { setTheme } from '../features/preferences/data/theme.ts';
-import { createSyncEngine, type SyncEngine, type SyncUser } from './engine.ts';
-import { startTestServer, type TestActor, type TestServer } from './test-server.ts';
+import { cuttableNetwork } from '../test/cuttable-network.ts';
+import {
+  localFlight,
+  openTestDevice,
+  serverRows,
+  until,
+  type TestDevice,
+} from '../test/test-device.ts';
+import type { SyncEngine } from './engine.ts';
+import { startTestServer, type TestServer } from './test-server.ts';
 
 /**
  * The PWA's replication client against a real server (sync-server/src/sync/test-server.ts, a
@@ -25,41 +33,10 @@ import { startTestServer, type TestActor, type TestServer } from './test-server.
  */
 
 let server: TestServer;
+let data: TestDevice;
 let db: SkyportDatabase;
 let engine: SyncEngine;
-let data: LocalData;
-let token: string | null = null;
-let online = true;
-const online$ = new Subject<boolean>();
-const inFlight = new Set<AbortController>();
-
-/** fetch that can be switched off like a network cable: it fails, and open connections drop. */
-const switchableFetch: typeof fetch = async (input, init) => {
-  if (!online) throw new TypeError('fetch failed (offline)');
-  const controller = new AbortController();
-  inFlight.add(controller);
-  init?.signal?.addEventListener('abort', () => controller.abort());
-  try {
-    return await fetch(input, { ...init, signal: controller.signal });
-  } finally {
-    inFlight.delete(controller);
-  }
-};
-
-function setOnline(value: boolean) {
-  online = value;
-  if (!value) for (const controller of inFlight) controller.abort();
-  online$.next(value);
-}
-
-function userOf(actor: TestActor, role: SyncUser['role']): SyncUser {
-  return { id: actor.id!, role, airlineId: actor.airlineId };
-}
-
-async function signIn(actor: TestActor | null, role: SyncUser['role'] = 'customer') {
-  token = actor?.token ?? null;
-  await engine.setUser(actor ? userOf(actor, role) : null);
-}
+const network = cuttableNetwork();
 
 /** The sync phase, live. */
 function phase$(): Observable<string> {
@@ -69,52 +46,31 @@ function phase$(): Observable<string> {
   });
 }
 
-/** Waits until a live query's value passes `predicate`. */
-function until<T>(
-  source: Observable<T>,
-  predicate: (value: T) => boolean,
-  ms = 10_000,
-): Promise<T> {
-  return firstValueFrom(source.pipe(filter(predicate), timeout(ms)));
+function rows<T>(table: string): Promise<T[]> {
+  return serverRows<T>(server, table);
 }
 
-async function rows<T>(table: string): Promise<T[]> {
-  return server.control<T[]>('GET', `/__test/rows/${table}`);
-}
-
-async function localFlight(id: string): Promise<Flight> {
-  const doc = await db.collections.flights.findOne(id).exec();
-  if (!doc) throw new Error(`flight ${id} is not in the local database`);
-  return doc.toJSON() as Flight;
+/** An order of the customer's for one flight, made on the server and replicated here. */
+async function replicatedOrder(flightId: string): Promise<string> {
+  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', {
+    userId: server.actors.customer.id,
+    flightIds: [flightId],
+  });
+  await until(orders$(data), (orders) => orders.some((order) => order.id === orderId));
+  return orderId;
 }
 
 beforeAll(async () => {
   server = await startTestServer({ flights: 30 });
-  db = await createLocalDatabase({
-    name: `engine-${randomUUID()}`,
-    indexedDB,
-    IDBKeyRange,
-    devMode: true,
-    multiInstance: false,
+  data = await openTestDevice(server, 'engine', {
+    fetch: network.fetch,
+    onlineEvents: network.online$,
   });
-  engine = createSyncEngine({
-    db,
-    transport: {
-      baseUrl: `${server.url}/api`,
-      fetch: switchableFetch,
-      headers: (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    retry: { baseMs: 100, maxMs: 1000 },
-    onlineEvents: online$,
-    initiallyOnline: true,
-  });
-  data = { db, engine };
-  engine.start();
+  ({ db, engine } = data);
 });
 
 afterAll(async () => {
-  await engine?.stop();
-  await db?.close();
+  if (data) await closeLocalData(data);
   await server?.stop();
 });
 
@@ -135,42 +91,26 @@ test('a guest replicates the public catalogue, and a change on the server arrive
 });
 
 test("at login the guest's cart is merged into the customer's, and favourite attempts and theme are saved", async () => {
-  const [first, second, third] = server.flightIds.map((id) => id) as [string, string, string];
+  const [first, second, third] = server.flightIds as [string, string, string];
   // The customer already has one ticket of the first flight in their cart (another device).
   const customer = server.actors.customer;
-  const saved = {
-    ...(await localFlight(first)),
-    id: first,
-    userId: customer.id,
-    flightId: first,
-    amount: 1,
-    _deleted: false,
-  };
-  const {
-    id: _id,
-    departureDate: _d,
-    arrivalDate: _a,
-    durationEstimated: _e,
-    description: _s,
-    createdAt: _c,
-    ...line
-  } = saved as Record<string, unknown>;
+  const saved = { ...cartDoc(await localFlight(db, first), customer.id!, 1), _deleted: false };
   const seeded = await fetch(`${server.url}/api/sync/cart/push`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
       Authorization: `Bearer ${customer.token}`,
-      'x-skyport-sync-version': '1',
+      [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION),
     },
-    body: JSON.stringify({ rows: [{ newDocumentState: { ...line, id: first } }] }),
+    body: JSON.stringify({ rows: [{ newDocumentState: saved }] }),
   });
   expect(seeded.status).toBe(200);
 
   // As a guest: two tickets of the first flight, one of the second; a favourite; a theme.
-  expect(await addFlightToCart(data, await localFlight(first))).toMatchObject({ ok: true });
-  expect(await addFlightToCart(data, await localFlight(first))).toMatchObject({ ok: true });
-  expect(await addFlightToCart(data, await localFlight(second))).toMatchObject({ ok: true });
-  expect(await addFavourite(data, await localFlight(third))).toEqual({
+  expect(await addFlightToCart(data, await localFlight(db, first))).toMatchObject({ ok: true });
+  expect(await addFlightToCart(data, await localFlight(db, first))).toMatchObject({ ok: true });
+  expect(await addFlightToCart(data, await localFlight(db, second))).toMatchObject({ ok: true });
+  expect(await addFavourite(data, await localFlight(db, third))).toEqual({
     ok: false,
     message: messages.loginToSaveFavourites,
   });
@@ -180,8 +120,7 @@ test("at login the guest's cart is merged into the customer's, and favourite att
     [second, 1],
   ]);
 
-  await signIn(customer);
-  await engine.awaitInSync();
+  await data.signIn(customer);
 
   expect(await readGuestCart(db)).toEqual([]);
   const lines = await firstValueFrom(cartLines$(data));
@@ -232,15 +171,10 @@ test("a customer's changes sync, and a server-side change to the cart's flight r
 });
 
 test('a review written offline is kept, pushed when back online, and becomes a review', async () => {
-  const customer = server.actors.customer;
   const flightId = server.flightIds[5]!;
-  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', {
-    userId: customer.id,
-    flightIds: [flightId],
-  });
-  await until(orders$(data), (orders) => orders.some((order) => order.id === orderId));
+  const orderId = await replicatedOrder(flightId);
 
-  setOnline(false);
+  network.setOnline(false);
   await until(phase$(), (phase) => phase === 'offline');
   const saved = await saveReviewDraft(data, {
     orderId,
@@ -255,7 +189,7 @@ test('a review written offline is kept, pushed when back online, and becomes a r
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect(await rows('reviews')).toEqual([]);
 
-  setOnline(true);
+  network.setOnline(true);
   const drafts = await until(reviewDrafts$(data), (map) => map.get(key)?.status === 'accepted');
   expect(drafts.get(key)?.reason).toBeNull();
   expect(await rows('reviews')).toEqual([
@@ -278,13 +212,8 @@ test('a review written offline is kept, pushed when back online, and becomes a r
 });
 
 test('an invalid review draft comes back rejected with the reason', async () => {
-  const customer = server.actors.customer;
   const flightId = server.flightIds[6]!;
-  const { orderId } = await server.control<{ orderId: string }>('POST', '/__test/orders', {
-    userId: customer.id,
-    flightIds: [flightId],
-  });
-  await until(orders$(data), (orders) => orders.some((order) => order.id === orderId));
+  const orderId = await replicatedOrder(flightId);
   await saveReviewDraft(data, {
     orderId,
     flightId,
@@ -300,15 +229,14 @@ test('an invalid review draft comes back rejected with the reason', async () => 
 });
 
 test('logout clears the personal data; the next customer sees nothing of the last', async () => {
-  await signIn(null);
+  await data.signIn(null);
   for (const name of PERSONAL_COLLECTIONS)
     expect(await db.collections[name].count().exec()).toBe(0);
   expect(await firstValueFrom(cartLines$(data))).toEqual([]);
   // The catalogue stays.
   expect(await db.collections.flights.count().exec()).toBe(29);
 
-  await signIn(server.actors.unverifiedCustomer);
-  await engine.awaitInSync();
+  await data.signIn(server.actors.unverifiedCustomer);
   expect(await firstValueFrom(cartLines$(data))).toEqual([]);
   expect(await firstValueFrom(favourites$(data))).toEqual([]);
   expect(await firstValueFrom(orders$(data))).toEqual([]);
@@ -317,22 +245,9 @@ test('logout clears the personal data; the next customer sees nothing of the las
 test('a change the server refuses is rolled back locally and reported', async () => {
   const userId = server.actors.unverifiedCustomer.id!;
   const unknownFlight = randomUUID();
-  const flight = await localFlight(server.flightIds[7]!);
-  await db.collections.cart.insert({
-    id: unknownFlight,
-    userId,
-    flightId: unknownFlight,
-    airlineId: flight.airlineId,
-    airlineName: 'x',
-    origin: 'Argentina',
-    destination: 'Chile',
-    priceCents: 100,
-    logo: '',
-    departureHour: '08:30',
-    arrivalHour: '10:45',
-    tickets: 1,
-    amount: 1,
-  });
+  const flight = await localFlight(db, server.flightIds[7]!);
+  // A line of a flight the server does not know.
+  await db.collections.cart.insert(cartDoc({ ...flight, id: unknownFlight }, userId, 1));
   await until(db.collections.cart.findOne(unknownFlight).$, (doc) => doc === null);
   expect(engine.status.getSnapshot().rejected).toContainEqual({
     collection: 'cart',
@@ -353,7 +268,7 @@ test('an approved airline replicates its own sales', async () => {
     airlineId: airline.airlineId,
   });
   await server.control('POST', '/__test/orders', { userId: server.actors.customer.id, flightIds });
-  await signIn(airline, 'airline');
+  await data.signIn(airline, 'airline');
   const sales = await until(sales$(data), (list) => list.length === 1);
   expect(sales[0]).toMatchObject({
     airlineId: airline.airlineId,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { createLocalDatabase, type SkyportDatabase } from '../db/database.ts';
+import type { SkyportDatabase } from '../db/database.ts';
+import { openTestDatabase } from '../test/test-device.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
 import { SyncHttpError, type SyncTransport } from './http.ts';
 import { requestFirstPull } from './pull-request.ts';
@@ -41,8 +41,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function openDatabase(name = `first-pull-${randomUUID()}`) {
-  return createLocalDatabase({ name, indexedDB, IDBKeyRange, multiInstance: false });
+function openDatabase(name?: string) {
+  return openTestDatabase({ prefix: 'first-pull', name });
 }
 
 /** Starts replicating the public collections; resolves once the flights' first pull is stored. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER } from '@skyport/shared';
-import { createLocalDatabase, type SkyportDatabase } from '../db/database.ts';
+import type { SkyportDatabase } from '../db/database.ts';
 import { flightDoc } from '../db/test-docs.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
 import type { SyncTransport } from './http.ts';
@@ -10,6 +10,7 @@ import type { SnapshotFromWorker, SnapshotTarget, SnapshotToWorker } from './sna
 import { SnapshotLoad } from './snapshot.ts';
 import { writeSnapshot } from './snapshot-writer.ts';
 import { startTestServer, type TestServer } from './test-server.ts';
+import { openTestDatabase } from '../test/test-device.ts';
 
 /**
  * The catalogue's snapshot against a real server: written into the local database by the
@@ -47,7 +48,7 @@ afterAll(async () => {
 });
 
 async function openDatabase(name: string, multiInstance = false) {
-  const db = await createLocalDatabase({ name, indexedDB, IDBKeyRange, multiInstance });
+  const db = await openTestDatabase({ name, multiInstance });
   opened.push({ db });
   return db;
 }

@@ -3,7 +3,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -278,7 +278,8 @@ function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-function listen(server: Server): Promise<number> {
+/** Listens on a free port of 127.0.0.1 and returns it. */
+function listen(server: NetServer): Promise<number> {
   return new Promise((resolve, reject) => {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
@@ -289,16 +290,10 @@ function listen(server: Server): Promise<number> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A port that was free on 127.0.0.1 a moment ago. */
+async function freePort(): Promise<number> {
   const probe = createNetServer();
-  return new Promise((resolve, reject) => {
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
+  const port = await listen(probe);
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }

@@ -1,12 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { filter, firstValueFrom, timeout, type Observable } from 'rxjs';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { calculateCartTotals, type Flight } from '@skyport/shared';
-import { createLocalDatabase, type SkyportDatabase } from '../../../db/database.ts';
-import type { LocalData } from '../../../data/local-data.ts';
-import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
-import { startTestServer, type TestServer } from '../../../sync/test-server.ts';
+import { expect, test } from 'vitest';
+import { calculateCartTotals } from '@skyport/shared';
+import { customerDeviceForThisFile, localFlight, until } from '../../../test/test-device.ts';
 import { addFavourite, favourites$ } from '../../favourites/data/favourites.ts';
 import { addFlightToCart, cartSummary$ } from './cart.ts';
 
@@ -18,59 +12,13 @@ import { addFlightToCart, cartSummary$ } from './cart.ts';
  * (sync-server/src/sync/test-server.ts), RxDB on fake-indexeddb.
  */
 
-let server: TestServer;
-let db: SkyportDatabase;
-let engine: SyncEngine;
-let data: LocalData;
-let token: string | null = null;
-
-function until<T>(source: Observable<T>, predicate: (value: T) => boolean, ms = 10_000) {
-  return firstValueFrom(source.pipe(filter(predicate), timeout(ms)));
-}
-
-async function localFlight(id: string): Promise<Flight> {
-  const doc = await db.collections.flights.findOne(id).exec();
-  if (!doc) throw new Error(`flight ${id} is not in the local database`);
-  return doc.toJSON() as Flight;
-}
-
-beforeAll(async () => {
-  server = await startTestServer({ flights: 5 });
-  db = await createLocalDatabase({
-    name: `current-flights-${randomUUID()}`,
-    indexedDB,
-    IDBKeyRange,
-    devMode: true,
-    multiInstance: false,
-  });
-  engine = createSyncEngine({
-    db,
-    transport: {
-      baseUrl: `${server.url}/api`,
-      fetch,
-      headers: (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    retry: { baseMs: 100, maxMs: 1000 },
-    initiallyOnline: true,
-  });
-  data = { db, engine };
-  engine.start();
-  await engine.awaitInSync();
-  const customer = server.actors.customer;
-  token = customer.token;
-  await engine.setUser({ id: customer.id!, role: 'customer', airlineId: null });
-  await engine.awaitInSync();
-});
-
-afterAll(async () => {
-  await engine?.stop();
-  await db?.close();
-  await server?.stop();
-});
+const fixture = customerDeviceForThisFile('current-flights', 5);
 
 test('a price or stock change reaches cart lines and favourites through the flight, not by rewriting them', async () => {
+  const { server, device: data } = fixture;
+  const { db, engine } = data;
   const [flightId] = server.flightIds as [string];
-  const flight = await localFlight(flightId);
+  const flight = await localFlight(db, flightId);
   expect(await addFlightToCart(data, flight)).toMatchObject({ ok: true });
   expect(await addFlightToCart(data, flight)).toMatchObject({ ok: true });
   expect(await addFavourite(data, flight)).toEqual({ ok: true });

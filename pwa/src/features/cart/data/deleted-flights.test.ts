@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { filter, firstValueFrom, timeout, type Observable } from 'rxjs';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { calculateCartTotals, messages, type CartDoc, type Flight } from '@skyport/shared';
-import { createLocalDatabase, type SkyportDatabase } from '../../../db/database.ts';
-import type { LocalData } from '../../../data/local-data.ts';
-import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
-import { startTestServer, type TestServer } from '../../../sync/test-server.ts';
+import { expect, test } from 'vitest';
+import { calculateCartTotals, messages, type CartDoc } from '@skyport/shared';
+import {
+  customerDeviceForThisFile,
+  localFlight,
+  serverRows,
+  until,
+} from '../../../test/test-device.ts';
 import { addFavourite, favourites$ } from '../../favourites/data/favourites.ts';
 import { addFlightToCart, cartSummary$, incrementLine, removeLine } from './cart.ts';
 
@@ -17,64 +16,17 @@ import { addFlightToCart, cartSummary$, incrementLine, removeLine } from './cart
  * (sync-server/src/sync/test-server.ts), RxDB on fake-indexeddb.
  */
 
-let server: TestServer;
-let db: SkyportDatabase;
-let engine: SyncEngine;
-let data: LocalData;
-let token: string | null = null;
-
-function until<T>(source: Observable<T>, predicate: (value: T) => boolean, ms = 10_000) {
-  return firstValueFrom(source.pipe(filter(predicate), timeout(ms)));
-}
-
-async function localFlight(id: string): Promise<Flight> {
-  const doc = await db.collections.flights.findOne(id).exec();
-  if (!doc) throw new Error(`flight ${id} is not in the local database`);
-  return doc.toJSON() as Flight;
-}
-
-beforeAll(async () => {
-  server = await startTestServer({ flights: 5 });
-  db = await createLocalDatabase({
-    name: `deleted-flights-${randomUUID()}`,
-    indexedDB,
-    IDBKeyRange,
-    devMode: true,
-    multiInstance: false,
-  });
-  engine = createSyncEngine({
-    db,
-    transport: {
-      baseUrl: `${server.url}/api`,
-      fetch,
-      headers: (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    retry: { baseMs: 100, maxMs: 1000 },
-    initiallyOnline: true,
-  });
-  data = { db, engine };
-  engine.start();
-  await engine.awaitInSync();
-  const customer = server.actors.customer;
-  token = customer.token;
-  await engine.setUser({ id: customer.id!, role: 'customer', airlineId: null });
-  await engine.awaitInSync();
-});
-
-afterAll(async () => {
-  await engine?.stop();
-  await db?.close();
-  await server?.stop();
-});
+const fixture = customerDeviceForThisFile('deleted-flights', 5);
 
 test("a deleted flight's cart line and favourite show it, out of the total, and only removal syncs", async () => {
+  const { server, device: data } = fixture;
+  const { db, engine } = data;
   const [gone, kept] = server.flightIds as [string, string];
-  const keptFlight = await localFlight(kept);
-  for (const id of [gone, kept]) {
-    expect(await addFlightToCart(data, await localFlight(id))).toMatchObject({ ok: true });
-  }
-  expect(await addFlightToCart(data, await localFlight(gone))).toMatchObject({ ok: true });
-  expect(await addFavourite(data, await localFlight(gone))).toEqual({ ok: true });
+  const goneFlight = await localFlight(db, gone);
+  const keptFlight = await localFlight(db, kept);
+  for (const flight of [goneFlight, keptFlight, goneFlight])
+    expect(await addFlightToCart(data, flight)).toMatchObject({ ok: true });
+  expect(await addFavourite(data, goneFlight)).toEqual({ ok: true });
   await engine.awaitInSync();
 
   await server.control('POST', `/__test/flights/${gone}`, { deleted: true });
@@ -119,9 +71,9 @@ test("a deleted flight's cart line and favourite show it, out of the total, and 
   // Removing it is allowed and reaches the server.
   expect(await removeLine(data, gone)).toMatchObject({ ok: true });
   await engine.awaitInSync();
-  const rows = await server.control<{ flight_id: string; amount: number; deleted: boolean }[]>(
-    'GET',
-    '/__test/rows/cart_lines',
+  const rows = await serverRows<{ flight_id: string; amount: number; deleted: boolean }>(
+    server,
+    'cart_lines',
   );
   expect(rows.find((row) => row.flight_id === gone)).toMatchObject({ amount: 2, deleted: true });
   expect(rows.find((row) => row.flight_id === kept)).toMatchObject({ amount: 1, deleted: false });

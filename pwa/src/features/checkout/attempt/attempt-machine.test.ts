@@ -7,21 +7,10 @@ import {
   pendingAttempt,
   retryDelayMs,
   transition,
-  type Attempt,
   type CheckoutEvent,
   type CheckoutState,
 } from './attempt-machine.ts';
-
-const attempt: Attempt = {
-  key: 'key-00000001',
-  cart: 'f1x2|30030',
-  amountCents: 30_030,
-  method: 'card',
-  paymentMethodId: 'pm_card_visa',
-  receiptEmail: 'ana@example.test',
-  paymentId: null,
-  step: 'start',
-};
+import { cardAttempt as attempt } from './test-attempts.ts';
 
 function run(...events: CheckoutEvent[]): CheckoutState {
   return events.reduce(transition, initialState);

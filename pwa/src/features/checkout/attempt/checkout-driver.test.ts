@@ -4,29 +4,8 @@ import type { CheckoutAnswer } from '../api/checkout-api.ts';
 import type { Attempt, CheckoutState } from './attempt-machine.ts';
 import { attemptStorageKey, createAttemptStore } from './attempt-store.ts';
 import { createCheckoutDriver, type NewAttempt } from './checkout-driver.ts';
-
-/** localStorage as the browser has it, for one test: shared by "tabs" and "reloads". */
-class MemoryStorage implements Storage {
-  private items = new Map<string, string>();
-  get length() {
-    return this.items.size;
-  }
-  clear() {
-    this.items.clear();
-  }
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.items.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-}
+import { newCardAttempt } from './test-attempts.ts';
+import { MemoryStorage } from '../../../test/memory-storage.ts';
 
 type Reply = CheckoutAnswer | ApiError | Error;
 const pending503 = (paymentId: string) =>
@@ -114,15 +93,6 @@ function fakeNetwork(online = true) {
 }
 
 const USER = 'user-1';
-const cardAttempt = (key = 'key-00000001'): NewAttempt => ({
-  key,
-  cart: 'f1x2|30030',
-  amountCents: 30_030,
-  method: 'card',
-  paymentMethodId: 'pm_card_visa',
-  receiptEmail: 'ana@example.test',
-});
-
 function setup(
   replies: Reply[],
   options: {
@@ -161,7 +131,7 @@ describe('one attempt key until a definite answer', () => {
       pending503('pay-1'),
       succeeded('pay-1'),
     ]);
-    expect(driver.start(cardAttempt())).toBe(true);
+    expect(driver.start(newCardAttempt())).toBe(true);
     // Stored before the request left.
     expect(stored()).toMatchObject({ key: 'key-00000001', paymentMethodId: 'pm_card_visa' });
     await settle();
@@ -173,7 +143,7 @@ describe('one attempt key until a definite answer', () => {
     expect(stored()).toMatchObject({ key: 'key-00000001', paymentId: 'pay-1' });
 
     // The page refuses a second attempt while the first has no answer.
-    expect(driver.start(cardAttempt('key-00000002'))).toBe(false);
+    expect(driver.start(newCardAttempt('key-00000002'))).toBe(false);
 
     expect(clock.fire()).toBe(1000);
     await settle();
@@ -189,7 +159,7 @@ describe('one attempt key until a definite answer', () => {
   test('a reload while the answer is unknown resumes the same attempt, then forgets it on success', async () => {
     const storage = new MemoryStorage();
     const first = setup([pending503('pay-2')], { storage });
-    first.driver.start(cardAttempt());
+    first.driver.start(newCardAttempt());
     await settle();
     first.driver.dispose(); // the page goes away
 
@@ -209,10 +179,10 @@ describe('one attempt key until a definite answer', () => {
   test('a new attempt in another tab while one is unresolved resumes that one instead', async () => {
     const storage = new MemoryStorage();
     const tabA = setup([pending503('pay-3')], { storage });
-    tabA.driver.start(cardAttempt('key-aaaaaaaa'));
+    tabA.driver.start(newCardAttempt('key-aaaaaaaa'));
     await settle();
     const tabB = setup([succeeded('pay-3')], { storage });
-    expect(tabB.driver.start(cardAttempt('key-bbbbbbbb'))).toBe(false);
+    expect(tabB.driver.start(newCardAttempt('key-bbbbbbbb'))).toBe(false);
     await settle();
     expect(tabB.server.sent).toEqual([
       { kind: 'start', key: 'key-aaaaaaaa', paymentMethodId: 'pm_card_visa' },
@@ -225,11 +195,11 @@ describe('one attempt key until a definite answer', () => {
       reason: 'card_declined',
     });
     const { driver, server, stored } = setup([declined, succeeded('pay-4')]);
-    driver.start(cardAttempt('key-11111111'));
+    driver.start(newCardAttempt('key-11111111'));
     await settle();
     expect(driver.getState()).toEqual({ name: 'ready', error: 'Your card was declined.' });
     expect(stored()).toBeNull();
-    expect(driver.start(cardAttempt('key-22222222'))).toBe(true);
+    expect(driver.start(newCardAttempt('key-22222222'))).toBe(true);
     await settle();
     expect(server.sent.map((s) => s.key)).toEqual(['key-11111111', 'key-22222222']);
   });
@@ -238,7 +208,7 @@ describe('one attempt key until a definite answer', () => {
     const { driver, server, clock, net } = setup([offline(), succeeded('pay-5')], {
       online: false,
     });
-    driver.start(cardAttempt());
+    driver.start(newCardAttempt());
     await settle();
     expect(driver.getState()).toMatchObject({ name: 'confirming', tries: 1 });
     expect(clock.due).toEqual([]);
@@ -257,7 +227,7 @@ describe('one attempt key until a definite answer', () => {
       pending503('pay-6'),
       succeeded('pay-6'),
     ]);
-    driver.start(cardAttempt());
+    driver.start(newCardAttempt());
     await settle();
     expect(clock.fire()).toBe(1000);
     await settle();
@@ -284,7 +254,7 @@ describe('one attempt key until a definite answer', () => {
       store,
       authenticate: async () => {},
     });
-    driver.start(cardAttempt());
+    driver.start(newCardAttempt());
     driver.dispose();
     answer(succeeded('pay-late'));
     await settle();
@@ -300,7 +270,7 @@ describe("the buyer's step at the provider", () => {
       { status: 'requires_action', paymentId: 'pay-3ds', clientSecret: 'pi_1_secret_x' },
       succeeded('pay-3ds'),
     ]);
-    driver.start(cardAttempt());
+    driver.start(newCardAttempt());
     await settle();
     await settle();
     expect(authenticated).toEqual(['pi_1_secret_x']);
@@ -319,7 +289,7 @@ describe("the buyer's step at the provider", () => {
       ],
       { authenticate: () => Promise.reject(new Error('Stripe.js did not load')) },
     );
-    driver.start(cardAttempt());
+    driver.start(newCardAttempt());
     await settle();
     await settle();
     expect(driver.getState()).toMatchObject({ name: 'confirming', tries: 1 });
@@ -331,7 +301,7 @@ describe("the buyer's step at the provider", () => {
 
   test('wallet: approving hands out the order to approve; the return from the wallet confirms it after a reload', async () => {
     const storage = new MemoryStorage();
-    const wallet: NewAttempt = { ...cardAttempt(), method: 'wallet', paymentMethodId: null };
+    const wallet: NewAttempt = { ...newCardAttempt(), method: 'wallet', paymentMethodId: null };
     const page = setup(
       [
         {
@@ -361,7 +331,7 @@ describe("the buyer's step at the provider", () => {
 
   test('wallet cancelled at the provider: the attempt ends, nothing is sent', async () => {
     const storage = new MemoryStorage();
-    const wallet: NewAttempt = { ...cardAttempt(), method: 'wallet', paymentMethodId: null };
+    const wallet: NewAttempt = { ...newCardAttempt(), method: 'wallet', paymentMethodId: null };
     const page = setup(
       [{ status: 'approval_required', paymentId: 'pay-w', approvalUrl: '/a', walletOrderId: null }],
       { storage },

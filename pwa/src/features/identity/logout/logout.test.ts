@@ -1,17 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { Subject, filter } from 'rxjs';
+import { filter } from 'rxjs';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import type { Flight } from '@skyport/shared';
-import {
-  createLocalDatabase,
-  PERSONAL_COLLECTIONS,
-  type SkyportDatabase,
-} from '../../../db/database.ts';
-import type { LocalData } from '../../../data/local-data.ts';
+import { PERSONAL_COLLECTIONS, type SkyportDatabase } from '../../../db/database.ts';
+import { closeLocalData, type LocalData } from '../../../data/local-data.ts';
 import { addFavourite } from '../../favourites/data/favourites.ts';
-import { createSyncEngine, type SyncEngine } from '../../../sync/engine.ts';
+import type { SyncEngine } from '../../../sync/engine.ts';
 import { startTestServer, type TestActor, type TestServer } from '../../../sync/test-server.ts';
+import { cuttableNetwork } from '../../../test/cuttable-network.ts';
+import {
+  localFlight,
+  openTestDatabase,
+  serverRows,
+  startTestEngine,
+} from '../../../test/test-device.ts';
 import {
   createDeferredLogout,
   memoryPendingLogout,
@@ -32,49 +32,30 @@ let engine: SyncEngine;
 let data: LocalData;
 let deferred: DeferredLogout;
 let session: string | null = null;
-let online = true;
 /** Push requests wait this long before they go out. */
 let pushDelayMs = 0;
 /** Push requests go out but get no answer until the network changes. */
 let pushesHang = false;
-const online$ = new Subject<boolean>();
-const inFlight = new Set<AbortController>();
+const network = cuttableNetwork(async (url, signal) => {
+  if (!url.pathname.endsWith('/push')) return;
+  if (pushDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, pushDelayMs));
+  if (pushesHang)
+    await new Promise((_, reject) =>
+      signal.addEventListener('abort', () => reject(new TypeError('aborted'))),
+    );
+});
 /** Every request that reached the network, in order: `METHOD /path`. */
-const sent: string[] = [];
-
-const networkFetch: typeof fetch = async (input, init) => {
-  if (!online) throw new TypeError('fetch failed (offline)');
-  const controller = new AbortController();
-  inFlight.add(controller);
-  init?.signal?.addEventListener('abort', () => controller.abort());
-  const url = new URL(String(input));
-  try {
-    if (url.pathname.endsWith('/push')) {
-      if (pushDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, pushDelayMs));
-      if (pushesHang)
-        await new Promise((_, reject) =>
-          controller.signal.addEventListener('abort', () => reject(new TypeError('aborted'))),
-        );
-    }
-    if (!online) throw new TypeError('fetch failed (offline)');
-    sent.push(`${init?.method ?? 'GET'} ${url.pathname}`);
-    return await fetch(input, { ...init, signal: controller.signal });
-  } finally {
-    inFlight.delete(controller);
-  }
-};
+const sent = network.sent;
 
 /** Cuts or restores the network; open requests drop. `announce`: the browser's online event. */
 function setOnline(value: boolean, announce = true) {
-  online = value;
   pushesHang = false;
-  for (const controller of inFlight) controller.abort();
-  if (announce) online$.next(value);
+  network.setOnline(value, announce);
 }
 
 /** The browser's `POST /api/auth/logout` with its cookie (app-deferred-logout.ts's rules). */
 async function endServerSession(): Promise<void> {
-  const response = await networkFetch(`${server.url}/api/auth/logout`, {
+  const response = await network.fetch(`${server.url}/api/auth/logout`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
@@ -88,7 +69,7 @@ async function endServerSession(): Promise<void> {
 
 /** A login through the form: a new session (the server ends the one the request carries). */
 async function logIn(actor: TestActor): Promise<string> {
-  const response = await networkFetch(`${server.url}/api/auth/login`, {
+  const response = await network.fetch(`${server.url}/api/auth/login`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
@@ -117,16 +98,15 @@ async function signedIn(actor: TestActor): Promise<string> {
   return token;
 }
 
-async function localFlight(index: number): Promise<Flight> {
-  const doc = await db.collections.flights.findOne(server.flightIds[index]!).exec();
-  if (!doc) throw new Error(`flight ${index} is not in the local database`);
-  return doc.toJSON() as Flight;
+/** The flight at `index` of the server's, as the device has it. */
+function flight(index: number) {
+  return localFlight(db, server.flightIds[index]!);
 }
 
 async function serverFavourites(userId: string): Promise<string[]> {
-  const rows = await server.control<{ user_id: string; flight_id: string; deleted: boolean }[]>(
-    'GET',
-    '/__test/rows/favourites',
+  const rows = await serverRows<{ user_id: string; flight_id: string; deleted: boolean }>(
+    server,
+    'favourites',
   );
   return rows.filter((r) => r.user_id === userId && !r.deleted).map((r) => r.flight_id);
 }
@@ -135,14 +115,6 @@ async function personalDocuments(): Promise<number> {
   let count = 0;
   for (const name of PERSONAL_COLLECTIONS) count += await db.collections[name].count().exec();
   return count;
-}
-
-async function eventually(check: () => Promise<boolean>, ms = 10_000) {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** A user's answer the test gives when it wants: `asked` resolves with the count shown. */
@@ -162,7 +134,7 @@ function userAnswer() {
 }
 
 function logOut(choose: (unsent: number) => Promise<LogoutChoice>, pushWaitMs = 5000) {
-  return logOutKeepingChanges({ engine, deferred, choose, isOnline: () => online, pushWaitMs });
+  return logOutKeepingChanges({ engine, deferred, choose, isOnline: network.isOnline, pushWaitMs });
 }
 
 const neverAsked = (unsent: number): Promise<LogoutChoice> => {
@@ -171,27 +143,14 @@ const neverAsked = (unsent: number): Promise<LogoutChoice> => {
 
 beforeAll(async () => {
   server = await startTestServer({ flights: 12 });
-  db = await createLocalDatabase({
-    name: `logout-${randomUUID()}`,
-    indexedDB,
-    IDBKeyRange,
-    devMode: true,
-    multiInstance: false,
-  });
-  engine = createSyncEngine({
-    db,
-    transport: {
-      baseUrl: `${server.url}/api`,
-      fetch: networkFetch,
-      headers: (): Record<string, string> =>
-        session ? { Authorization: `Bearer ${session}` } : {},
-    },
+  db = await openTestDatabase({ prefix: 'logout' });
+  engine = startTestEngine(server, db, {
+    fetch: network.fetch,
+    token: () => session,
     retry: { baseMs: 100, maxMs: 500 },
-    onlineEvents: online$,
-    initiallyOnline: true,
+    onlineEvents: network.online$,
   });
   data = { db, engine };
-  engine.start();
   await engine.awaitInSync();
 });
 
@@ -201,7 +160,7 @@ beforeEach(() => {
     store: memoryPendingLogout(),
     endServerSession,
     onOnline: (listener) => {
-      const subscription = online$.pipe(filter(Boolean)).subscribe(listener);
+      const subscription = network.online$.pipe(filter(Boolean)).subscribe(listener);
       return () => subscription.unsubscribe();
     },
     retryMs: 0,
@@ -213,8 +172,7 @@ beforeEach(() => {
 
 afterAll(async () => {
   deferred?.dispose();
-  await engine?.stop();
-  await db?.close();
+  if (data) await closeLocalData(data);
   await server?.stop();
 });
 
@@ -223,7 +181,7 @@ test('a change still queued at logout is pushed while the session is valid, then
   const token = await signedIn(customer);
   // A slow network: the favourite is still on its way when the user logs out.
   pushDelayMs = 1500;
-  expect(await addFavourite(data, await localFlight(0))).toEqual({ ok: true });
+  expect(await addFavourite(data, await flight(0))).toEqual({ ok: true });
 
   const outcome = await logOut(neverAsked);
 
@@ -245,7 +203,7 @@ test('a change that cannot be sent in time is counted and the user asked; nothin
   const token = await signedIn(customer);
   // The server takes the request and never answers: the push cannot complete within the wait.
   pushesHang = true;
-  await addFavourite(data, await localFlight(1));
+  await addFavourite(data, await flight(1));
 
   const user = userAnswer();
   const started = Date.now();
@@ -268,9 +226,9 @@ test('a change that cannot be sent in time is counted and the user asked; nothin
 
   // The network answers again: the kept change reaches the server, and a logout now asks nothing.
   setOnline(true);
-  await eventually(async () =>
-    (await serverFavourites(customer.id!)).includes(server.flightIds[1]!),
-  );
+  await expect
+    .poll(() => serverFavourites(customer.id!), { timeout: 10_000 })
+    .toContain(server.flightIds[1]!);
   expect(await logOut(neverAsked)).toEqual({
     status: 'loggedOut',
     discarded: 0,
@@ -283,7 +241,7 @@ test('offline: the unsent change is counted, "log out anyway" wipes the device a
   const customer = server.actors.customer;
   const token = await signedIn(customer);
   setOnline(false);
-  await addFavourite(data, await localFlight(2));
+  await addFavourite(data, await flight(2));
 
   const user = userAnswer();
   const started = Date.now();
@@ -307,7 +265,7 @@ test('offline: the unsent change is counted, "log out anyway" wipes the device a
   expect(await me(token)).toBe(200);
 
   setOnline(true);
-  await eventually(async () => (await me(token)) === 401);
+  await expect.poll(() => me(token), { timeout: 10_000 }).toBe(401);
   expect(deferred.pending).toBe(false);
   // The discarded change never reached the server.
   expect(await serverFavourites(customer.id!)).not.toContain(server.flightIds[2]);
@@ -354,7 +312,7 @@ test('offline right after a login, before its first pulls came: the logout does 
   expect(await personalDocuments()).toBe(0);
 
   setOnline(true);
-  await eventually(async () => (await me(token)) === 401);
+  await expect.poll(() => me(token), { timeout: 10_000 }).toBe(401);
 });
 
 test('a new login before the deferred logout went out keeps its session; the old one is ended by the login', async () => {
@@ -373,7 +331,7 @@ test('a new login before the deferred logout went out keeps its session; the old
 
   // The online event comes: nothing is sent, the new session stays.
   sent.length = 0;
-  online$.next(true);
+  network.online$.next(true);
   expect(await deferred.settle()).toBe(true);
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(sent).not.toContain('POST /api/auth/logout');

@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import type { Theme } from '@skyport/shared';
-import { createLocalDatabase } from '../../../db/database.ts';
 import { readLocalTheme } from '../../../db/local-state.ts';
 import { closeLocalData, type LocalData } from '../../../data/local-data.ts';
-import { createSyncEngine, type SyncUser } from '../../../sync/engine.ts';
-import { startTestServer, type TestActor, type TestServer } from '../../../sync/test-server.ts';
+import { startTestServer, type TestServer } from '../../../sync/test-server.ts';
+import { openTestDevice, serverRows, type TestDevice } from '../../../test/test-device.ts';
 import { followThemePreference, type ThemePainter } from './theme.ts';
 
 /**
@@ -17,41 +14,11 @@ import { followThemePreference, type ThemePainter } from './theme.ts';
 let server: TestServer;
 const devices: LocalData[] = [];
 
-/** A device: its local database and sync engine, signed in as `actor` (or a guest). */
-async function openDevice(): Promise<
-  LocalData & { signIn(actor: TestActor | null): Promise<void> }
-> {
-  let token: string | null = null;
-  const db = await createLocalDatabase({
-    name: `theme-${randomUUID()}`,
-    indexedDB,
-    IDBKeyRange,
-    devMode: true,
-    multiInstance: false,
-  });
-  const engine = createSyncEngine({
-    db,
-    transport: {
-      baseUrl: `${server.url}/api`,
-      headers: (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    retry: { baseMs: 100, maxMs: 1000 },
-    initiallyOnline: true,
-  });
-  engine.start();
-  const data = { db, engine };
-  devices.push(data);
-  return {
-    ...data,
-    async signIn(actor) {
-      token = actor?.token ?? null;
-      const user: SyncUser | null = actor
-        ? { id: actor.id!, role: 'customer', airlineId: null }
-        : null;
-      await engine.setUser(user);
-      await engine.awaitInSync();
-    },
-  };
+/** A device: its local database and sync engine, a guest until it signs in. */
+async function openDevice(): Promise<TestDevice> {
+  const device = await openTestDevice(server, 'theme');
+  devices.push(device);
+  return device;
 }
 
 /** Free RxDB allows 13 open collections per process: one device at a time. */
@@ -60,8 +27,9 @@ async function closeDevice(data: LocalData) {
   await closeLocalData(data);
 }
 
-function rows<T>(table: string): Promise<T[]> {
-  return server.control<T[]>('GET', `/__test/rows/${table}`);
+/** The server's preferences table. */
+function preferences() {
+  return serverRows(server, 'preferences');
 }
 
 /** A screen: its choice, what was painted, and a switch that hands choices to the recorder. */
@@ -91,17 +59,9 @@ function fakeScreen(initial: Theme = 'system') {
   };
 }
 
-async function eventually(check: () => unknown, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+/** Retries `check` until it passes (10 s at most). */
+function eventually(check: () => unknown) {
+  return vi.waitFor(check, { timeout: 10_000 });
 }
 
 beforeAll(async () => {
@@ -123,7 +83,7 @@ test("a customer's choice is saved in their preferences and comes to their next 
   const before = laptopScreen.painted.length;
   laptopScreen.choose('dark');
   await eventually(async () =>
-    expect(await rows('preferences')).toEqual([{ user_id: customer.id, theme: 'dark' }]),
+    expect(await preferences()).toEqual([{ user_id: customer.id, theme: 'dark' }]),
   );
   expect(await readLocalTheme(laptop.db)).toBe('dark');
   // Only the choice was painted after it, never the theme it left.
@@ -143,7 +103,7 @@ test("a customer's choice is saved in their preferences and comes to their next 
   // A change there is the account's again.
   phoneScreen.choose('light');
   await eventually(async () =>
-    expect(await rows('preferences')).toEqual([{ user_id: customer.id, theme: 'light' }]),
+    expect(await preferences()).toEqual([{ user_id: customer.id, theme: 'light' }]),
   );
   stopPhone();
   await closeDevice(phone);
