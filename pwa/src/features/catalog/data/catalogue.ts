@@ -518,4 +518,3 @@ export function useCatalogPlaces(): CatalogPlaces {
   const data = useLocalDataIfOpen();
   return useObservable(() => (data ? catalogPlaces$(data) : of(NO_PLACES)), [data], NO_PLACES);
 }
-
