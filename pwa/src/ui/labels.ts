@@ -24,12 +24,17 @@ export const uiLabels = {
   syncUpToDate: 'Up to date',
   syncError: 'Sync error',
   syncOffline: 'Waiting for a connection',
+  syncUnsent: (count: number) => `${count} to send`,
+  syncUnsentHint: (count: number) =>
+    `${count} ${count === 1 ? 'change' : 'changes'} made on this device waiting to be sent`,
   updateAvailable: 'A new version of Skyport is available.',
   updateNow: 'Update',
   updateLater: 'Later',
   offlineReady: 'Skyport is ready to work offline.',
   somethingBroke: 'This part of the page could not be shown.',
   tryAgain: 'Try again',
+  // Tables wider than the screen (ui/responsive-table.tsx)
+  scrollSideways: 'Scroll sideways to see every column',
   // Footer
   footerAbout:
     'Skyport is a marketplace for airline tickets: compare flights from many airlines, keep your favourites and buy in a few taps, even with a patchy connection.',
