@@ -1,31 +1,101 @@
-import { formatCents } from '@skyport/shared';
+/**
+ * Prices, dates and times as the user's locale writes them: one set of formats for every screen
+ * (issue 16: cards and orders used to write dates two different ways).
+ *
+ * - Money is always US dollars, the marketplace's one currency, written the locale's way
+ *   ("$1,234.56", "1.234,56 $", "US$1,234.56").
+ * - A flight's date (yyyy-mm-dd) is a calendar date and its hours (hh:mm) are the times printed on
+ *   the ticket: they are formatted in UTC, so they never move with the viewer's time zone.
+ * - A timestamp (a purchase, a sale, a review) is an instant: shown in the viewer's time zone, with
+ *   the same date style as a calendar date.
+ */
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+/** When the browser names no language that Intl can format. */
+export const FALLBACK_LOCALE = 'en-US';
 
-/** A price in cents as "$1,234.56" (two decimals, as the spec shows the fee). */
-export function formatPrice(cents: number): string {
-  return money.format(Number(formatCents(cents)));
+/** The browser's preferred languages, best first (none outside a browser). */
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language];
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-
-/** A yyyy-mm-dd date as "05 Mar 2027" (read as a calendar date, not shifted by time zone). */
-export function formatDate(isoDate: string): string {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? isoDate : dateFormat.format(date);
+/** The first of `languages` that Intl can format (canonicalised), else `FALLBACK_LOCALE`. */
+export function preferredLocale(languages: readonly string[] = browserLanguages()): string {
+  for (const language of languages) {
+    if (!language) continue;
+    try {
+      const [supported] = Intl.DateTimeFormat.supportedLocalesOf(language);
+      if (supported) return supported;
+    } catch {
+      // Not a well-formed language tag: try the next one.
+    }
+  }
+  return FALLBACK_LOCALE;
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
-
-/** Milliseconds since the epoch as a local date and time. */
-export function formatTimestamp(ms: number): string {
-  return dateTimeFormat.format(new Date(ms));
+export interface Formats {
+  /** A price in cents with two decimals ("$1,234.56", as the spec shows the fee). */
+  price(cents: number): string;
+  /** A price in cents without ".00" when it is whole ("$1,200", "$12.50"): the chart's axis. */
+  shortPrice(cents: number): string;
+  /** A yyyy-mm-dd calendar date ("Feb 6, 2027", "06.02.2027"); anything else is shown as given. */
+  date(isoDate: string): string;
+  /** An hh:mm time of day ("3:47 PM", "15:47"); anything else is shown as given. */
+  hour(hhmm: string): string;
+  /** An instant, in ms since the epoch or ISO 8601 ("Nov 26, 2026, 3:47 PM"). */
+  timestamp(instant: number | string): string;
 }
+
+/**
+ * The formats of one locale. `timeZone` is where timestamps are shown (default: the viewer's);
+ * calendar dates and hours ignore it.
+ */
+export function createFormats(locale: string, timeZone?: string): Formats {
+  const money = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' });
+  const shortMoney = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: 'USD',
+    trailingZeroDisplay: 'stripIfInteger',
+  });
+  const calendarDate = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const timeOfDay = new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone: 'UTC' });
+  const instant = new Intl.DateTimeFormat(locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone,
+  });
+  return {
+    price: (cents) => money.format(cents / 100),
+    shortPrice: (cents) => shortMoney.format(cents / 100),
+    date(isoDate) {
+      const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+      if (!match) return isoDate;
+      const [, year, month, day] = match.map(Number) as [number, number, number, number];
+      return calendarDate.format(Date.UTC(year, month - 1, day));
+    },
+    hour(hhmm) {
+      const match = /^(\d{2}):(\d{2})$/.exec(hhmm);
+      if (!match) return hhmm;
+      return timeOfDay.format(Date.UTC(1970, 0, 1, Number(match[1]), Number(match[2])));
+    },
+    timestamp(value) {
+      const ms = typeof value === 'number' ? value : Date.parse(value);
+      return Number.isFinite(ms) ? instant.format(ms) : String(value);
+    },
+  };
+}
+
+// Built on first use, not when the module loads: the home page's start-up is timed (decision 006).
+let userFormats: Formats | undefined;
+const formats = (): Formats => (userFormats ??= createFormats(preferredLocale()));
+
+/** See `Formats.price`: the user's locale. */
+export const formatPrice = (cents: number): string => formats().price(cents);
+/** See `Formats.shortPrice`: the user's locale. */
+export const formatShortPrice = (cents: number): string => formats().shortPrice(cents);
+/** See `Formats.date`: the user's locale, never shifted by the time zone. */
+export const formatDate = (isoDate: string): string => formats().date(isoDate);
+/** See `Formats.hour`: the user's locale, never shifted by the time zone. */
+export const formatHour = (hhmm: string): string => formats().hour(hhmm);
+/** See `Formats.timestamp`: the user's locale and time zone. */
+export const formatTimestamp = (instant: number | string): string => formats().timestamp(instant);

@@ -1,5 +1,11 @@
 import { expect, test } from 'vitest';
-import { CreateSalesBodySchema, MonthlySalesTotalsSchema, SaleSchema } from './sale.ts';
+import {
+  CreateSalesBodySchema,
+  MonthlySalesTotalsSchema,
+  SaleReportLineSchema,
+  SaleSchema,
+  saleFlightOf,
+} from './sale.ts';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -44,4 +50,38 @@ test('monthly totals are exactly twelve months in order', () => {
 test('a month outside 1 to 12 is refused', () => {
   const months = Array.from({ length: 12 }, (_, i) => ({ month: i, tickets: 0, amountCents: 0 }));
   expect(MonthlySalesTotalsSchema.safeParse(months).success).toBe(false);
+});
+
+test("a sale is shown with its flight's route and departure, and nothing else of it", () => {
+  const flight = {
+    id: id(3),
+    airlineId: id(2),
+    airlineName: 'Aurora',
+    origin: 'Iceland',
+    destination: 'Mongolia',
+    departureDate: '2027-02-06',
+    departureHour: '08:15',
+    arrivalDate: '2027-02-07',
+    arrivalHour: '06:40',
+    durationEstimated: '22:25',
+    priceCents: 12_345,
+    tickets: 3,
+    logo: '',
+    description: '',
+    createdAt: 1,
+  };
+  const shown = saleFlightOf(flight);
+  expect(shown).toEqual({
+    origin: 'Iceland',
+    destination: 'Mongolia',
+    departureDate: '2027-02-06',
+    departureHour: '08:15',
+  });
+  const sale = { id: id(1), airlineId: id(2), idFlight: id(3), priceCents: 12_345, amount: 2 };
+  const line = { ...sale, createdAt: 1, totalCents: 24_690, flight: shown };
+  expect(SaleReportLineSchema.parse(line)).toEqual(line);
+  expect(
+    SaleReportLineSchema.safeParse({ ...line, flight: { ...shown, departureDate: '6/2/2027' } })
+      .success,
+  ).toBe(false);
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SALES_CHART_MONTHS } from '../constants.ts';
 import { CART_MAX_LINES, CartAmountSchema } from './cart.ts';
 import { CentsSchema, IdSchema } from './common.ts';
+import { FlightSchema, pickFlightFields, type Flight } from './flight.ts';
 
 /**
  * Sales (spec §3 Sale, §2 Sales screen, §7 `POST /sales`). One sale is the tickets of one flight
@@ -22,6 +23,31 @@ export const SaleSchema = z.object({
   createdAt: z.number().int(),
 });
 export type Sale = z.infer<typeof SaleSchema>;
+
+/**
+ * What a sale is shown with besides its flight's id (issue 16: an airline checking its sales on the
+ * go reads routes and dates, not UUIDs): the flight's route and departure.
+ */
+const SALE_FLIGHT_FIELDS = {
+  origin: true,
+  destination: true,
+  departureDate: true,
+  departureHour: true,
+} as const;
+export const SaleFlightSchema = FlightSchema.pick(SALE_FLIGHT_FIELDS);
+export type SaleFlight = z.infer<typeof SaleFlightSchema>;
+
+/** The route and departure of `flight`, as a sale shows them. */
+export function saleFlightOf(flight: Flight): SaleFlight {
+  return pickFlightFields(flight, SALE_FLIGHT_FIELDS);
+}
+
+/** A sale in `GET /api/sales`: the stored sale, its total sale and its flight. */
+export const SaleReportLineSchema = SaleSchema.extend({
+  totalCents: CentsSchema,
+  flight: SaleFlightSchema,
+});
+export type SaleReportLine = z.infer<typeof SaleReportLineSchema>;
 
 /** A sale line sent at purchase (spec §3): `id` is the flight id, `price` the unit price in cents. */
 export const SaleLineSchema = z.object({
@@ -53,3 +79,11 @@ export const MonthlySalesTotalsSchema = z
   .refine((points) => points.every((point, index) => point.month === index + 1), {
     message: 'Months must run from 1 to 12 in order',
   });
+
+/** `GET /api/sales`: the airline's sales, newest first, and the chart of `year`. */
+export const SalesReportSchema = z.object({
+  sales: z.array(SaleReportLineSchema),
+  monthly: MonthlySalesTotalsSchema,
+  year: z.number().int(),
+});
+export type SalesReport = z.infer<typeof SalesReportSchema>;

@@ -1,24 +1,15 @@
 import {
   calculateMonthlySalesTotals,
   saleTotalCents,
-  type MonthlySalesTotal,
-  type Sale,
   type SaleLine,
+  type SalesReport,
 } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
 
-export type SaleView = Sale & { totalCents: number };
-
-export interface SalesReport {
-  sales: SaleView[];
-  /** The "Sales Chart": months 1–12 of `year`, tickets and total sale (shared rule). */
-  monthly: MonthlySalesTotal[];
-  year: number;
-}
-
 /**
  * One airline's sales, newest first, from paid checkouts only (a sale whose order is still
- * waiting for its capture, or was cancelled, is not a sale yet), with the monthly chart totals.
+ * waiting for its capture, or was cancelled, is not a sale yet), each with its flight's route and
+ * departure (read from the flight: a deleted flight keeps its row), and the monthly chart totals.
  */
 export async function getSalesReport(
   sql: Sql,
@@ -33,12 +24,19 @@ export async function getSalesReport(
       unit_price_cents: number;
       amount: number;
       created_at: Date;
+      origin: string;
+      destination: string;
+      departure_date: string;
+      departure_hour: string;
     }[]
   >`
-    SELECT s.id, s.airline_id, s.flight_id, s.unit_price_cents, s.amount, s.created_at
+    SELECT s.id, s.airline_id, s.flight_id, s.unit_price_cents, s.amount, s.created_at,
+      f.origin, f.destination, to_char(f.departure_date, 'YYYY-MM-DD') AS departure_date,
+      to_char(f.departure_hour, 'HH24:MI') AS departure_hour
     FROM sales s
     JOIN order_lines l ON l.id = s.order_line_id
     JOIN orders o ON o.id = l.order_id
+    JOIN flights f ON f.id = s.flight_id
     WHERE s.airline_id = ${airlineId} AND NOT s.deleted AND o.status = 'confirmed' AND NOT o.deleted
     ORDER BY s.created_at DESC, s.id`;
   const sales = rows.map((r) => {
@@ -50,7 +48,13 @@ export async function getSalesReport(
       amount: r.amount,
       createdAt: r.created_at.getTime(),
     };
-    return { ...sale, totalCents: saleTotalCents(sale) };
+    const flight = {
+      origin: r.origin,
+      destination: r.destination,
+      departureDate: r.departure_date,
+      departureHour: r.departure_hour,
+    };
+    return { ...sale, totalCents: saleTotalCents(sale), flight };
   });
   return {
     sales,

@@ -1,22 +1,9 @@
-import { beforeAll, expect, test } from 'vitest';
-import { createTestDatabase } from '../../test/database.ts';
-import { createActors, type Actor, type ActorName } from '../../test/actors.ts';
-import {
-  buyingPathCounts,
-  createShopApp,
-  insertFlight,
-  jsonRequest,
-  newBuyer,
-  purchase,
-} from '../checkout/testing.ts';
+import { expect, test } from 'vitest';
+import { SalesReportSchema } from '@skyport/shared';
+import { createTestHarness, jsonRequest } from '../../test/harness.ts';
+import { buyingPathCounts, insertFlight, newBuyer, purchase } from '../checkout/testing.ts';
 
-const { sql } = await createTestDatabase();
-const { app } = createShopApp(sql);
-let actors: Record<ActorName, Actor>;
-
-beforeAll(async () => {
-  actors = await createActors(sql);
-});
+const { sql, app, actors } = await createTestHarness({ actors: true });
 
 test("GET /api/sales: only the calling airline's sales, with the 12 monthly totals of the chart", async () => {
   const buyer = await newBuyer(sql);
@@ -61,6 +48,34 @@ test("GET /api/sales: only the calling airline's sales, with the 12 monthly tota
   expect(
     (await app.request('/api/sales?year=1800', { headers: actors.airline.headers() })).status,
   ).toBe(400);
+});
+
+test('GET /api/sales: each sale names its flight by route and departure, also once the flight is deleted', async () => {
+  const buyer = await newBuyer(sql);
+  const flight = await insertFlight(sql, actors.airline.airlineId!, {
+    origin: 'Iceland',
+    destination: 'Mongolia',
+    tickets: 10,
+  });
+  await purchase(app, sql, buyer, flight, 2);
+  const [stored] = await sql<{ departure_date: string }[]>`
+    SELECT to_char(departure_date, 'YYYY-MM-DD') AS departure_date FROM flights WHERE id = ${flight}`;
+  const expected = {
+    origin: 'Iceland',
+    destination: 'Mongolia',
+    departureDate: stored!.departure_date,
+    departureHour: '08:00',
+  };
+  const saleOf = async () => {
+    const res = await app.request('/api/sales', { headers: actors.airline.headers() });
+    expect(res.status).toBe(200);
+    const report = SalesReportSchema.parse(await res.json());
+    return report.sales.find((sale) => sale.idFlight === flight);
+  };
+
+  expect((await saleOf())?.flight).toEqual(expected);
+  await sql`UPDATE flights SET deleted = true WHERE id = ${flight}`;
+  expect((await saleOf())?.flight).toEqual(expected);
 });
 
 test("POST /api/sales records nothing: a customer's matching call is acknowledged, anything else refused", async () => {

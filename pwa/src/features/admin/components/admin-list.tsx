@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Loader } from '../../../ui/loader.tsx';
+import { PageSection, StatusNote } from '../../../ui/page-section.tsx';
 import type { Remote } from '../data/admin-data.ts';
 import { adminLabels } from '../labels.ts';
 
@@ -15,14 +16,12 @@ export interface AdminListProps<T> {
   /** The table, given the data and the id of the text that explains disabled actions. */
   children: (data: T, offlineNoteId: string | undefined) => ReactNode;
   testId: string;
-  /** The table scrolls sideways on narrow screens (default); the business overview lays out its own. */
-  scroll?: boolean;
 }
 
 /**
  * The frame of an administrator's list: title, caption, offline note (actions need a
  * connection), loader while the first answer comes, the server's failure with a retry, the
- * spec's empty text, or the table.
+ * spec's empty text, or the table (ui/responsive-table.tsx: cards on a phone).
  */
 export function AdminList<T>({
   title,
@@ -34,28 +33,15 @@ export function AdminList<T>({
   onRetry,
   children,
   testId,
-  scroll = true,
 }: AdminListProps<T>) {
-  const titleId = useId();
   const offlineId = useId();
   const data = remote.data;
   return (
-    <section className="flex flex-col gap-4" aria-labelledby={titleId} data-testid={testId}>
-      <div>
-        <h1 id={titleId} className="text-2xl font-bold">
-          {title}
-        </h1>
-        {caption ? <p className="text-base-content/80">{caption}</p> : null}
-      </div>
+    <PageSection title={title} caption={caption} testId={testId}>
       {online ? null : (
-        <p
-          id={offlineId}
-          role="status"
-          className="alert alert-warning alert-soft text-sm"
-          data-testid="admin-offline"
-        >
+        <StatusNote id={offlineId} testId="admin-offline">
           {adminLabels.offlineActions}
-        </p>
+        </StatusNote>
       )}
       {remote.status === 'error' && data === undefined ? (
         <div role="alert" className="alert alert-error alert-soft flex flex-wrap justify-between">
@@ -74,16 +60,8 @@ export function AdminList<T>({
           {emptyText}
         </p>
       ) : (
-        <div
-          // A region that scrolls must be reachable by keyboard (and named) to be scrolled.
-          className={scroll ? 'overflow-x-auto rounded-box border border-base-300 bg-base-100' : ''}
-          role={scroll ? 'region' : undefined}
-          aria-labelledby={scroll ? titleId : undefined}
-          tabIndex={scroll ? 0 : undefined}
-        >
-          {children(data, online ? undefined : offlineId)}
-        </div>
+        children(data, online ? undefined : offlineId)
       )}
-    </section>
+    </PageSection>
   );
 }

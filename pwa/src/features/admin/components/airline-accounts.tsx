@@ -1,157 +1,107 @@
-import type { ReactNode } from 'react';
 import { messages, specLabels, type User } from '@skyport/shared';
 import type { Remote } from '../data/admin-data.ts';
 import { adminLabels } from '../labels.ts';
-import { AdminList } from './admin-list.tsx';
+import { AccountsList, RowButton, type RowButtonProps } from './accounts-list.tsx';
 import { displayName } from './user-management.tsx';
 
-interface AccountsTableProps {
-  users: readonly User[];
-  caption: string;
-  actionHeader: string;
-  testId: string;
-  /** The action cell of a row. */
-  action: (user: User) => ReactNode;
-}
-
-/** Email, Name, UID and an action: the shape of both airline tables (spec §2). */
-function AccountsTable({ users, caption, actionHeader, testId, action }: AccountsTableProps) {
-  return (
-    <table className="table table-sm md:table-md" data-testid={testId}>
-      <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{specLabels.email}</th>
-          <th scope="col">{specLabels.name}</th>
-          <th scope="col">{specLabels.uid}</th>
-          <th scope="col">{actionHeader}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {users.map((user) => (
-          <tr key={user.id} data-testid="airline-row" data-email={user.email}>
-            <th scope="row" className="min-w-36 font-normal break-all">
-              {user.email}
-            </th>
-            <td className={user.name ? '' : 'italic text-base-content/70'}>
-              {displayName({ name: user.name })}
-            </td>
-            <td className="max-w-20 truncate font-mono text-xs sm:max-w-40" title={user.uid}>
-              {user.uid}
-            </td>
-            <td>{action(user)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-export interface AirlineManagementProps {
+/** What both airline lists get from their route. */
+interface AirlineListProps {
   remote: Remote<User[]>;
   online: boolean;
+  /** Ids of airlines with an action waiting for the server. */
   busy: ReadonlySet<string>;
-  onDelete: (user: User) => void;
   onRetry: () => void;
+}
+
+/** The words of each airline list (spec §2) and the button of its rows. */
+interface AirlineListKind {
+  title: string;
+  caption?: string;
+  emptyText: string;
+  testId: string;
+  tableTestId: string;
+  actionHeader: string;
+  button: (user: User) => Pick<RowButtonProps, 'tone' | 'label' | 'name' | 'testId'> & {
+    /** Besides being offline or waiting for the server. */
+    unavailable?: boolean;
+    onClick: () => void;
+  };
+}
+
+/** Airlines by their owner's email and the airline's name, with one action each. */
+function AirlineList({ kind, busy, ...list }: AirlineListProps & { kind: AirlineListKind }) {
+  const { button, ...words } = kind;
+  return (
+    <AccountsList
+      {...list}
+      {...words}
+      rowProps={(user) => ({ 'data-testid': 'airline-row', 'data-email': user.email })}
+      nameOf={(user) => displayName({ name: user.name })}
+      action={(user, offlineNoteId) => {
+        const { unavailable = false, ...props } = button(user);
+        return (
+          <RowButton
+            {...props}
+            disabled={!list.online || busy.has(user.id) || unavailable}
+            busy={busy.has(user.id)}
+            describedBy={offlineNoteId}
+          />
+        );
+      }}
+    />
+  );
 }
 
 /** Airline management (spec §2): "All airlines using the website", Delete Airline after confirming. */
 export function AirlineManagement({
-  remote,
-  online,
-  busy,
   onDelete,
-  onRetry,
-}: AirlineManagementProps) {
+  ...list
+}: AirlineListProps & { onDelete: (user: User) => void }) {
   return (
-    <AdminList
-      title={messages.airlinesTableTitle}
-      remote={remote}
-      isEmpty={(users) => users.length === 0}
-      emptyText={messages.noAirlinesManagement}
-      online={online}
-      onRetry={onRetry}
-      testId="airline-management"
-    >
-      {(users, offlineNoteId) => (
-        <AccountsTable
-          users={users}
-          caption={messages.airlinesTableTitle}
-          actionHeader={specLabels.deleteAirline}
-          testId="airlines-table"
-          action={(user) => (
-            <button
-              type="button"
-              className="btn btn-error btn-xs sm:btn-sm"
-              disabled={!online || busy.has(user.id) || !user.airlineId}
-              aria-label={adminLabels.deleteAirlineOf(user.name ?? user.email)}
-              aria-describedby={offlineNoteId}
-              onClick={() => onDelete(user)}
-              data-testid="delete-airline"
-            >
-              {busy.has(user.id) ? (
-                <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-              ) : null}
-              {specLabels.deleteAirline}
-            </button>
-          )}
-        />
-      )}
-    </AdminList>
+    <AirlineList
+      {...list}
+      kind={{
+        title: messages.airlinesTableTitle,
+        emptyText: messages.noAirlinesManagement,
+        testId: 'airline-management',
+        tableTestId: 'airlines-table',
+        actionHeader: specLabels.deleteAirline,
+        button: (user) => ({
+          tone: 'error',
+          label: specLabels.deleteAirline,
+          name: adminLabels.deleteAirlineOf(user.name ?? user.email),
+          testId: 'delete-airline',
+          unavailable: !user.airlineId,
+          onClick: () => onDelete(user),
+        }),
+      }}
+    />
   );
-}
-
-export interface PendingRequestsProps {
-  remote: Remote<User[]>;
-  online: boolean;
-  busy: ReadonlySet<string>;
-  onApprove: (user: User) => void;
-  onRetry: () => void;
 }
 
 /** Pending requests (spec §2): "Airline Pending Requests", its caption, "Make Admin" accepts. */
 export function PendingRequests({
-  remote,
-  online,
-  busy,
   onApprove,
-  onRetry,
-}: PendingRequestsProps) {
+  ...list
+}: AirlineListProps & { onApprove: (user: User) => void }) {
   return (
-    <AdminList
-      title={messages.pendingRequestsTitle}
-      caption={messages.pendingRequestsCaption}
-      remote={remote}
-      isEmpty={(users) => users.length === 0}
-      emptyText={messages.noPendingAirlines}
-      online={online}
-      onRetry={onRetry}
-      testId="pending-requests"
-    >
-      {(users, offlineNoteId) => (
-        <AccountsTable
-          users={users}
-          caption={messages.pendingRequestsTitle}
-          actionHeader={specLabels.acceptRequest}
-          testId="pending-table"
-          action={(user) => (
-            <button
-              type="button"
-              className="btn btn-primary btn-xs sm:btn-sm"
-              disabled={!online || busy.has(user.id)}
-              aria-label={adminLabels.makeAdminFor(user.email)}
-              aria-describedby={offlineNoteId}
-              onClick={() => onApprove(user)}
-              data-testid="make-admin"
-            >
-              {busy.has(user.id) ? (
-                <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-              ) : null}
-              {messages.makeAdmin}
-            </button>
-          )}
-        />
-      )}
-    </AdminList>
+    <AirlineList
+      {...list}
+      kind={{
+        title: messages.pendingRequestsTitle,
+        caption: messages.pendingRequestsCaption,
+        emptyText: messages.noPendingAirlines,
+        testId: 'pending-requests',
+        tableTestId: 'pending-table',
+        actionHeader: specLabels.acceptRequest,
+        button: (user) => ({
+          tone: 'primary',
+          label: messages.makeAdmin,
+          name: adminLabels.makeAdminFor(user.email),
+          testId: 'make-admin',
+          onClick: () => onApprove(user),
+        }),
+      }}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { messages, specLabels, type User } from '@skyport/shared';
 import type { Remote } from '../data/admin-data.ts';
 import { adminLabels } from '../labels.ts';
-import { AdminList } from './admin-list.tsx';
+import { AccountsList, RowButton } from './accounts-list.tsx';
 
 export interface UserManagementProps {
   remote: Remote<User[]>;
@@ -32,85 +32,52 @@ export function UserManagement({
   onRetry,
 }: UserManagementProps) {
   return (
-    <AdminList
+    <AccountsList
       title={messages.usersTableTitle}
-      remote={remote}
-      isEmpty={(users) => users.length === 0}
       emptyText={messages.noUsers}
+      testId="user-management"
+      tableTestId="users-table"
+      actionHeader={specLabels.delete}
+      remote={remote}
       online={online}
       onRetry={onRetry}
-      testId="user-management"
-    >
-      {(users, offlineNoteId) => (
-        <table className="table table-sm md:table-md" data-testid="users-table">
-          <caption className="sr-only">{messages.usersTableTitle}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{specLabels.email}</th>
-              <th scope="col">{specLabels.name}</th>
-              <th scope="col">{specLabels.uid}</th>
-              <th scope="col">{specLabels.delete}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => {
-              const waiting = busy.has(user.id);
-              const blocked = user.disabled || waiting || !online;
-              return (
-                <tr
-                  key={user.id}
-                  data-testid="user-row"
-                  data-email={user.email}
-                  data-disabled={user.disabled || undefined}
-                >
-                  <th scope="row" className="min-w-36 font-normal break-all">
-                    {user.email}
-                  </th>
-                  <td className={user.name ? '' : 'italic text-base-content/70'}>
-                    {displayName(user)}
-                  </td>
-                  <td className="max-w-20 truncate font-mono text-xs sm:max-w-40" title={user.uid}>
-                    {user.uid}
-                  </td>
-                  <td>
-                    <div className="flex flex-wrap gap-2">
-                      <button
-                        type="button"
-                        className="btn btn-outline btn-xs sm:btn-sm"
-                        disabled={blocked}
-                        aria-label={
-                          user.disabled
-                            ? adminLabels.userIsDisabled(user.email)
-                            : adminLabels.disableUser(user.email)
-                        }
-                        aria-describedby={offlineNoteId}
-                        onClick={() => onDisable(user)}
-                        data-testid="disable-user"
-                      >
-                        {user.disabled ? adminLabels.disabled : adminLabels.disable}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-error btn-xs sm:btn-sm"
-                        disabled={blocked}
-                        aria-label={adminLabels.deleteUser(user.email)}
-                        aria-describedby={offlineNoteId}
-                        onClick={() => onDelete(user)}
-                        data-testid="delete-user"
-                      >
-                        {waiting ? (
-                          <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-                        ) : null}
-                        {specLabels.delete}
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-    </AdminList>
+      rowProps={(user) => ({
+        'data-testid': 'user-row',
+        'data-email': user.email,
+        'data-disabled': user.disabled || undefined,
+      })}
+      nameOf={displayName}
+      action={(user, offlineNoteId) => {
+        const waiting = busy.has(user.id);
+        const blocked = user.disabled || waiting || !online;
+        return (
+          <>
+            <RowButton
+              tone="outline"
+              label={user.disabled ? adminLabels.disabled : adminLabels.disable}
+              name={
+                user.disabled
+                  ? adminLabels.userIsDisabled(user.email)
+                  : adminLabels.disableUser(user.email)
+              }
+              disabled={blocked}
+              describedBy={offlineNoteId}
+              onClick={() => onDisable(user)}
+              testId="disable-user"
+            />
+            <RowButton
+              tone="error"
+              label={specLabels.delete}
+              name={adminLabels.deleteUser(user.email)}
+              disabled={blocked}
+              busy={waiting}
+              describedBy={offlineNoteId}
+              onClick={() => onDelete(user)}
+              testId="delete-user"
+            />
+          </>
+        );
+      }}
+    />
   );
 }

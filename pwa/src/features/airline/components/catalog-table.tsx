@@ -1,9 +1,11 @@
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { CATALOG_PAGE_SIZE, specLabels, type Flight } from '@skyport/shared';
-import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { Loader } from '../../../ui/loader.tsx';
+import { PageSection, StatusNote } from '../../../ui/page-section.tsx';
 import { Pagination } from '../../../ui/pagination.tsx';
-import { formatDate, formatPrice } from '../../../ui/format.ts';
+import { formatDate, formatHour, formatPrice } from '../../../ui/format.ts';
+import { ResponsiveTable, type Column } from '../../../ui/responsive-table.tsx';
+import { Place, Route } from '../../../ui/route.tsx';
 import type { CatalogRow } from '../data/own-flights.ts';
 import { airlineLabels } from '../labels.ts';
 
@@ -24,15 +26,6 @@ export interface CatalogTableProps {
   headingLevel?: 1 | 2;
 }
 
-function Place({ country }: { country: string }) {
-  return (
-    <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
-      <CountryFlag country={country} />
-      {country}
-    </span>
-  );
-}
-
 /**
  * The airline's catalogue (spec §2 Catalog): 5 rows per page, Add, Edit by double-clicking a row
  * (or Enter on a focused row, or its Edit button), Delete of the checked rows. Rows waiting for
@@ -50,9 +43,7 @@ export function CatalogTable({
   title = specLabels.catalog,
   headingLevel = 1,
 }: CatalogTableProps) {
-  const Heading = headingLevel === 1 ? 'h1' : 'h2';
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const captionId = useId();
   const offlineId = useId();
   const pageCount = Math.max(1, Math.ceil(rows.length / CATALOG_PAGE_SIZE));
   const current = Math.min(Math.max(1, page), pageCount);
@@ -93,14 +84,120 @@ export function CatalogTable({
     }
   };
   const disabledReason = online ? undefined : offlineId;
+  const pageBox = (
+    <PageCheckbox
+      checked={allOnPage}
+      indeterminate={someOnPage && !allOnPage}
+      disabled={selectable.length === 0}
+      onChange={togglePage}
+    />
+  );
+
+  const columns: readonly Column<CatalogRow>[] = [
+    {
+      key: 'select',
+      header: pageBox,
+      kind: 'select',
+      headerClassName: 'w-10',
+      cell: ({ flight, pending }) => (
+        <input
+          type="checkbox"
+          className="checkbox checkbox-sm"
+          aria-label={airlineLabels.selectFlight(routeOf(flight))}
+          checked={selected.has(flight.id)}
+          disabled={pending !== null}
+          onChange={(event) => toggle(flight.id, event.target.checked)}
+          onDoubleClick={(event) => event.stopPropagation()}
+        />
+      ),
+    },
+    // A phone's card is headed by the route; the table has a column for each end.
+    {
+      key: 'route',
+      header: airlineLabels.flight,
+      kind: 'title',
+      only: 'cards',
+      cell: ({ flight }) => <Route origin={flight.origin} destination={flight.destination} />,
+    },
+    {
+      key: 'origin',
+      header: airlineLabels.origin,
+      only: 'table',
+      cell: ({ flight }) => <Place country={flight.origin} />,
+    },
+    {
+      key: 'destination',
+      header: airlineLabels.destination,
+      only: 'table',
+      cell: ({ flight }) => <Place country={flight.destination} />,
+    },
+    {
+      key: 'departure',
+      header: airlineLabels.departureDate,
+      className: 'whitespace-nowrap',
+      cell: ({ flight }) => <DateAndHour date={flight.departureDate} hour={flight.departureHour} />,
+    },
+    {
+      key: 'arrival',
+      header: airlineLabels.arrivalDate,
+      className: 'whitespace-nowrap',
+      cell: ({ flight }) => <DateAndHour date={flight.arrivalDate} hour={flight.arrivalHour} />,
+    },
+    {
+      key: 'duration',
+      header: airlineLabels.duration,
+      cell: ({ flight }) => flight.durationEstimated,
+    },
+    {
+      key: 'price',
+      header: airlineLabels.price,
+      numeric: true,
+      className: 'whitespace-nowrap',
+      cell: ({ flight }) => formatPrice(flight.priceCents),
+    },
+    {
+      key: 'stock',
+      header: airlineLabels.stock,
+      numeric: true,
+      cell: ({ flight }) =>
+        flight.tickets === 0 ? (
+          <span className="badge badge-warning badge-sm">{airlineLabels.soldOut}</span>
+        ) : (
+          flight.tickets
+        ),
+    },
+    {
+      key: 'edit',
+      header: <span className="sr-only">{specLabels.edit}</span>,
+      kind: 'actions',
+      className: 'whitespace-nowrap md:text-right',
+      cell: ({ flight, pending }) =>
+        pending ? (
+          <span className="inline-flex items-center gap-1 text-xs" role="status">
+            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+            {pending === 'delete' ? airlineLabels.deleting : airlineLabels.saving}
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-ghost btn-xs max-md:btn-outline max-md:btn-sm"
+            aria-label={airlineLabels.editFlight(routeOf(flight))}
+            disabled={!online}
+            onClick={() => onEdit(flight)}
+            onDoubleClick={(event) => event.stopPropagation()}
+          >
+            {specLabels.edit}
+          </button>
+        ),
+    },
+  ];
 
   return (
-    <section className="flex flex-col gap-4" aria-labelledby={`${captionId}-title`}>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <Heading id={`${captionId}-title`} className="text-2xl font-bold">
-          {title}
-        </Heading>
-        <div className="flex flex-wrap items-center gap-2">
+    <PageSection
+      title={title}
+      headingLevel={headingLevel}
+      actions={
+        <>
           {selectedIds.length > 0 ? (
             <span className="badge badge-ghost" aria-live="polite">
               {airlineLabels.selected(selectedIds.length)}
@@ -136,185 +233,92 @@ export function CatalogTable({
           >
             {specLabels.delete}
           </button>
-        </div>
-      </div>
+          {/* On a phone the table's header (and its page checkbox) gives way to the cards. */}
+          <label className="flex basis-full items-center gap-2 text-sm md:hidden">
+            {pageBox}
+            <span aria-hidden="true">{airlineLabels.selectPage}</span>
+          </label>
+        </>
+      }
+    >
       {online ? null : (
-        <p
-          id={offlineId}
-          role="status"
-          className="alert alert-warning alert-soft text-sm"
-          data-testid="catalog-offline"
-        >
+        <StatusNote id={offlineId} testId="catalog-offline">
           {airlineLabels.offlineActions}
-        </p>
+        </StatusNote>
       )}
       {loading && rows.length === 0 ? (
         <Loader />
       ) : (
-        <div
-          className="overflow-x-auto rounded-box border border-base-300 bg-base-100"
-          role="region"
-          aria-labelledby={`${captionId}-title`}
-          tabIndex={0}
-        >
-          <table className="table table-sm md:table-md" data-testid="catalog-table">
-            <caption id={captionId} className="sr-only">
-              {airlineLabels.catalogCaption(rows.length)}
-            </caption>
-            <thead>
-              <tr>
-                <th className="w-10">
-                  <input
-                    type="checkbox"
-                    className="checkbox checkbox-sm"
-                    aria-label={airlineLabels.selectPage}
-                    checked={allOnPage}
-                    ref={(element) => {
-                      if (element) element.indeterminate = someOnPage && !allOnPage;
-                    }}
-                    disabled={selectable.length === 0}
-                    onChange={(event) => togglePage(event.target.checked)}
-                  />
-                </th>
-                {/* Phones: one "Flight" column (route and departure) so that price and stock fit. */}
-                <th scope="col" className="sm:hidden">
-                  {airlineLabels.flight}
-                </th>
-                <th scope="col" className="hidden sm:table-cell">
-                  {airlineLabels.origin}
-                </th>
-                <th scope="col" className="hidden sm:table-cell">
-                  {airlineLabels.destination}
-                </th>
-                <th scope="col" className="hidden sm:table-cell">
-                  {airlineLabels.departureDate}
-                </th>
-                <th scope="col" className="hidden md:table-cell">
-                  {airlineLabels.arrivalDate}
-                </th>
-                <th scope="col" className="hidden sm:table-cell">
-                  {airlineLabels.duration}
-                </th>
-                <th scope="col" className="text-right">
-                  {airlineLabels.price}
-                </th>
-                <th scope="col" className="text-right">
-                  {airlineLabels.stock}
-                </th>
-                <th scope="col">
-                  <span className="sr-only">{specLabels.edit}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {visible.length === 0 ? (
-                <tr>
-                  <td
-                    colSpan={10}
-                    className="py-8 text-center text-base-content/80"
-                    data-testid="catalog-empty"
-                  >
-                    {airlineLabels.noFlights}
-                  </td>
-                </tr>
-              ) : (
-                visible.map((row) => {
-                  const { flight, pending } = row;
-                  const route = airlineLabels.route(flight.origin, flight.destination);
-                  return (
-                    <tr
-                      key={flight.id}
-                      tabIndex={pending === null ? 0 : -1}
-                      className={`row-hover ${pending ? 'opacity-60' : 'cursor-pointer'} ${selected.has(flight.id) ? 'bg-primary/10' : ''}`}
-                      aria-busy={pending ? true : undefined}
-                      aria-label={route}
-                      onDoubleClick={() => pending === null && online && onEdit(flight)}
-                      onKeyDown={(event) => onRowKey(event, row)}
-                      data-testid="catalog-row"
-                      data-flight-id={flight.id}
-                      data-pending={pending ?? undefined}
-                    >
-                      <td onDoubleClick={(event) => event.stopPropagation()}>
-                        <input
-                          type="checkbox"
-                          className="checkbox checkbox-sm"
-                          aria-label={airlineLabels.selectFlight(route)}
-                          checked={selected.has(flight.id)}
-                          disabled={pending !== null}
-                          onChange={(event) => toggle(flight.id, event.target.checked)}
-                        />
-                      </td>
-                      <td className="sm:hidden">
-                        <div className="flex flex-col gap-0.5">
-                          <Place country={flight.origin} />
-                          <span className="inline-flex items-center gap-1">
-                            <span aria-hidden="true">→</span>
-                            <span className="sr-only">{airlineLabels.to}</span>
-                            <Place country={flight.destination} />
-                          </span>
-                          <span className="text-xs text-base-content/70">
-                            {formatDate(flight.departureDate)} {flight.departureHour}
-                          </span>
-                        </div>
-                      </td>
-                      <td className="hidden sm:table-cell">
-                        <Place country={flight.origin} />
-                      </td>
-                      <td className="hidden sm:table-cell">
-                        <Place country={flight.destination} />
-                      </td>
-                      <td className="hidden whitespace-nowrap sm:table-cell">
-                        {formatDate(flight.departureDate)}{' '}
-                        <span className="text-base-content/70">{flight.departureHour}</span>
-                      </td>
-                      <td className="hidden whitespace-nowrap md:table-cell">
-                        {formatDate(flight.arrivalDate)}{' '}
-                        <span className="text-base-content/70">{flight.arrivalHour}</span>
-                      </td>
-                      <td className="hidden sm:table-cell">{flight.durationEstimated}</td>
-                      <td className="text-right whitespace-nowrap">
-                        {formatPrice(flight.priceCents)}
-                      </td>
-                      <td className="text-right">
-                        {flight.tickets === 0 ? (
-                          <span className="badge badge-warning badge-sm">
-                            {airlineLabels.soldOut}
-                          </span>
-                        ) : (
-                          flight.tickets
-                        )}
-                      </td>
-                      <td className="whitespace-nowrap text-right">
-                        {pending ? (
-                          <span className="inline-flex items-center gap-1 text-xs" role="status">
-                            <span
-                              className="loading loading-spinner loading-xs"
-                              aria-hidden="true"
-                            />
-                            {pending === 'delete' ? airlineLabels.deleting : airlineLabels.saving}
-                          </span>
-                        ) : (
-                          <button
-                            type="button"
-                            className="btn btn-ghost btn-xs"
-                            aria-label={airlineLabels.editFlight(route)}
-                            disabled={!online}
-                            onClick={() => onEdit(flight)}
-                            onDoubleClick={(event) => event.stopPropagation()}
-                          >
-                            {specLabels.edit}
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })
-              )}
-            </tbody>
-          </table>
-        </div>
+        <ResponsiveTable
+          columns={columns}
+          rows={visible}
+          rowKey={(row) => row.flight.id}
+          caption={airlineLabels.catalogCaption(rows.length)}
+          framed
+          testId="catalog-table"
+          empty={
+            <p className="py-8 text-center text-base-content/80" data-testid="catalog-empty">
+              {airlineLabels.noFlights}
+            </p>
+          }
+          rowTone={(row) =>
+            row.pending ? 'muted' : selected.has(row.flight.id) ? 'selected' : undefined
+          }
+          rowProps={(row) => {
+            const { flight, pending } = row;
+            return {
+              className: pending ? undefined : 'row-hover cursor-pointer',
+              tabIndex: pending === null ? 0 : -1,
+              'aria-busy': pending ? true : undefined,
+              'aria-label': routeOf(flight),
+              onDoubleClick: () => pending === null && online && onEdit(flight),
+              onKeyDown: (event) => onRowKey(event, row),
+              'data-testid': 'catalog-row',
+              'data-flight-id': flight.id,
+              'data-pending': pending ?? undefined,
+            };
+          }}
+        />
       )}
       <Pagination page={current} pageCount={pageCount} onPageChange={onPageChange} />
-    </section>
+    </PageSection>
+  );
+}
+
+const routeOf = (flight: Flight) => airlineLabels.route(flight.origin, flight.destination);
+
+/** A date with its hour, dimmer: when a flight leaves or lands. */
+function DateAndHour({ date, hour }: { date: string; hour: string }) {
+  return (
+    <>
+      {formatDate(date)} <span className="text-base-content/70">{formatHour(hour)}</span>
+    </>
+  );
+}
+
+/** "Select every flight on this page": checked, unchecked or mixed. */
+function PageCheckbox({
+  checked,
+  indeterminate,
+  disabled,
+  onChange,
+}: {
+  checked: boolean;
+  indeterminate: boolean;
+  disabled: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <input
+      type="checkbox"
+      className="checkbox checkbox-sm"
+      aria-label={airlineLabels.selectPage}
+      checked={checked}
+      ref={(element) => {
+        if (element) element.indeterminate = indeterminate;
+      }}
+      disabled={disabled}
+      onChange={(event) => onChange(event.target.checked)}
+    />
   );
 }

@@ -4,7 +4,7 @@ import 'apexcharts/line';
 import 'apexcharts/features/legend';
 import type { ApexOptions } from 'apexcharts';
 import { SALES_CHART_MONTHS, formatCents, messages, type MonthlySalesTotal } from '@skyport/shared';
-import { formatPrice } from '../../../ui/format.ts';
+import { formatShortPrice } from '../../../ui/format.ts';
 import { useTheme } from '../../../ui/theme.ts';
 
 /** Months 1 to 12, the chart's labels (spec §2, §9). */
@@ -67,7 +67,7 @@ export function SalesChart({ monthly }: { monthly: readonly MonthlySalesTotal[] 
         min: 0,
         forceNiceScale: true,
         labels: {
-          formatter: (value: number) => formatPrice(Math.round(value * 100)).replace(/\.00$/, ''),
+          formatter: (value: number) => formatShortPrice(Math.round(value * 100)),
         },
       },
       {

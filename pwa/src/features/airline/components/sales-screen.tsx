@@ -1,10 +1,13 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
-import { messages, saleTotalCents, type MonthlySalesTotal, type Sale } from '@skyport/shared';
+import { messages, saleTotalCents, type MonthlySalesTotal } from '@skyport/shared';
 import { Loader } from '../../../ui/loader.tsx';
-import { formatPrice, formatTimestamp } from '../../../ui/format.ts';
+import { formatDate, formatHour, formatPrice, formatTimestamp } from '../../../ui/format.ts';
 import { ErrorBoundary } from '../../../ui/error-boundary.tsx';
-import type { SalesView } from '../data/sales.ts';
+import { uiLabels } from '../../../ui/labels.ts';
+import { PageSection, StatusNote, TitledCard } from '../../../ui/page-section.tsx';
+import { Route } from '../../../ui/route.tsx';
+import type { SalesView, ShownSale } from '../data/sales.ts';
 import { airlineLabels } from '../labels.ts';
 
 // ApexCharts is heavy: its chunk loads only when a sales screen shows the chart (docs/architecture.md §7).
@@ -12,17 +15,38 @@ const SalesChart = lazy(() =>
   import('./sales-chart.tsx').then((module) => ({ default: module.SalesChart })),
 );
 
-/** One sale (spec §2): sale number, flight id, unit price, tickets sold, total sale. */
-function SaleCard({ sale, number }: { sale: Sale; number: number }) {
+/**
+ * One sale (spec §2): sale number, flight, unit price, tickets sold, total sale. The flight is
+ * named by its route and departure (issue 16); its id stays, small, for reference.
+ */
+function SaleCard({ sale, number }: { sale: ShownSale; number: number }) {
   return (
     <li className="card card-border bg-base-100 shadow-sm" data-testid="sale-card">
       <div className="card-body gap-2 p-4">
-        <h3 className="card-title text-base">{airlineLabels.saleNumber(number)}</h3>
+        <h3 className="card-title flex-wrap items-baseline gap-x-2 text-base">
+          {airlineLabels.saleNumber(number)}
+          <time
+            className="text-xs font-normal text-base-content/70"
+            dateTime={new Date(sale.createdAt).toISOString()}
+          >
+            {formatTimestamp(sale.createdAt)}
+          </time>
+        </h3>
+        {sale.flight === undefined ? (
+          // Keeps the card's height while the flight is looked up.
+          <p className="h-11" aria-hidden="true" />
+        ) : sale.flight ? (
+          <p className="flex flex-col gap-0.5" data-testid="sale-flight">
+            <span className="font-semibold">
+              <Route origin={sale.flight.origin} destination={sale.flight.destination} />
+            </span>
+            <span className="text-sm">
+              {uiLabels.departure}: {formatDate(sale.flight.departureDate)},{' '}
+              {formatHour(sale.flight.departureHour)}
+            </span>
+          </p>
+        ) : null}
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-          <dt className="text-base-content/70">{airlineLabels.flightId}</dt>
-          <dd className="truncate font-mono text-xs leading-5" title={sale.idFlight}>
-            {sale.idFlight}
-          </dd>
           <dt className="text-base-content/70">{airlineLabels.unitPrice}</dt>
           <dd>{formatPrice(sale.priceCents)}</dd>
           <dt className="text-base-content/70">{airlineLabels.ticketsSold}</dt>
@@ -31,8 +55,14 @@ function SaleCard({ sale, number }: { sale: Sale; number: number }) {
           <dd className="font-semibold" data-testid="sale-total">
             {formatPrice(saleTotalCents(sale))}
           </dd>
+          <dt className="text-xs text-base-content/70">{airlineLabels.flightId}</dt>
+          <dd
+            className="truncate font-mono text-xs leading-5 text-base-content/70"
+            title={sale.idFlight}
+          >
+            {sale.idFlight}
+          </dd>
         </dl>
-        <p className="text-xs text-base-content/60">{formatTimestamp(sale.createdAt)}</p>
       </div>
     </li>
   );
@@ -79,43 +109,31 @@ export function SalesPanel({
   online: boolean;
   headingLevel?: 1 | 2;
 }) {
-  const Title = headingLevel === 1 ? 'h1' : 'h2';
-  const Sub = headingLevel === 1 ? 'h2' : 'h3';
   return (
-    <section
-      className="flex flex-col gap-4"
-      aria-labelledby="sales-title"
-      data-testid="sales-panel"
-    >
-      <Title
-        id="sales-title"
-        className={headingLevel === 1 ? 'text-2xl font-bold' : 'text-xl font-bold'}
-      >
-        {messages.yourSales}
-      </Title>
+    <PageSection title={messages.yourSales} headingLevel={headingLevel} testId="sales-panel">
       {online ? null : (
-        <p role="status" className="alert alert-info alert-soft text-sm" data-testid="sales-saved">
+        <StatusNote tone="info" testId="sales-saved">
           {airlineLabels.offlineSales}
-        </p>
+        </StatusNote>
       )}
-      <section
-        className="card card-border bg-base-100 shadow-sm"
-        aria-labelledby="sales-chart-title"
-        data-testid="sales-chart"
-      >
-        <div className="card-body gap-2 p-3 sm:p-6">
-          <Sub id="sales-chart-title" className="card-title">
+      <TitledCard
+        title={
+          <>
             {messages.salesChart}
             <span className="text-sm font-normal text-base-content/70">{view.year}</span>
-          </Sub>
-          <ErrorBoundary>
-            <Suspense fallback={<Loader lines={[airlineLabels.loadingChart]} />}>
-              <SalesChart monthly={view.monthly} />
-            </Suspense>
-          </ErrorBoundary>
-          <ChartDataTable monthly={view.monthly} year={view.year} />
-        </div>
-      </section>
+          </>
+        }
+        headingLevel={headingLevel === 1 ? 2 : 3}
+        bodyClassName="gap-2 p-3 sm:p-6"
+        testId="sales-chart"
+      >
+        <ErrorBoundary>
+          <Suspense fallback={<Loader lines={[airlineLabels.loadingChart]} />}>
+            <SalesChart monthly={view.monthly} />
+          </Suspense>
+        </ErrorBoundary>
+        <ChartDataTable monthly={view.monthly} year={view.year} />
+      </TitledCard>
       {view.loading && view.sales.length === 0 ? (
         <Loader />
       ) : view.sales.length === 0 ? (
@@ -132,7 +150,7 @@ export function SalesPanel({
           ))}
         </ol>
       )}
-    </section>
+    </PageSection>
   );
 }
 

@@ -1,10 +1,12 @@
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { messages, specLabels, type Order, type OrderLine } from '@skyport/shared';
-import { formatPrice } from '../../../ui/format.ts';
+import { formatHour, formatPrice, formatTimestamp } from '../../../ui/format.ts';
 import { ChevronIcon } from '../../../ui/icons.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
 import { Loader } from '../../../ui/loader.tsx';
+import { PageSection } from '../../../ui/page-section.tsx';
+import { ResponsiveTable, type Column } from '../../../ui/responsive-table.tsx';
 
 export interface OrdersScreenProps {
   /** undefined while the orders load. */
@@ -24,15 +26,14 @@ export function OrdersScreen({
   onReview,
 }: OrdersScreenProps) {
   return (
-    <section aria-labelledby="orders-title" className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 id="orders-title" className="text-2xl font-bold">
-          {messages.yourOrders}
-        </h1>
+    <PageSection
+      title={messages.yourOrders}
+      actions={
         <Link to="/" replace className="btn btn-outline btn-sm">
           {messages.backToHome}
         </Link>
-      </div>
+      }
+    >
       {orders === undefined ? (
         <Loader />
       ) : orders.length === 0 ? (
@@ -54,7 +55,32 @@ export function OrdersScreen({
           ))}
         </ol>
       )}
-    </section>
+    </PageSection>
+  );
+}
+
+const detailsId = (line: OrderLine) => `details-${line.id}`;
+
+/** "More Details" of a line: the flight as it was bought (spec §3 moreinfo). */
+function LineDetails({ line }: { line: OrderLine }) {
+  const fields = [
+    [uiLabels.origin, line.moreinfo.origin],
+    [uiLabels.destination, line.moreinfo.destination],
+    [uiLabels.arrivalHour, formatHour(line.moreinfo.arrivalHour)],
+    [uiLabels.departureHour, formatHour(line.moreinfo.departureHour)],
+  ] as const;
+  return (
+    <>
+      <p className="font-semibold">{messages.moreDetails}</p>
+      <dl className="grid grid-cols-2 gap-1 sm:grid-cols-4">
+        {fields.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-base-content/80">{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
   );
 }
 
@@ -72,6 +98,59 @@ function OrderCard({
   onReview: (order: Order, line: OrderLine) => void;
 }) {
   const [expanded, setExpanded] = useState<string | null>(null);
+  // On a phone each line is a card: the airline heads it, Review and More info sit at its foot.
+  const lineColumns: readonly Column<OrderLine>[] = [
+    {
+      key: 'airline',
+      header: specLabels.columnAirline,
+      kind: 'title',
+      cell: (line) => airlineName(line.airlineId),
+    },
+    { key: 'amount', header: specLabels.columnAmount, numeric: true, cell: (line) => line.amount },
+    {
+      key: 'value',
+      header: specLabels.columnValue,
+      numeric: true,
+      cell: (line) => formatPrice(line.valueCents),
+    },
+    {
+      key: 'review',
+      header: specLabels.columnReview,
+      kind: 'actions',
+      cell: (line) => (
+        <button
+          type="button"
+          className="btn btn-xs btn-primary max-md:btn-sm"
+          disabled={line.review || (pendingReviewLineIds?.has(line.id) ?? false)}
+          onClick={() => onReview(order, line)}
+          data-testid="review-button"
+        >
+          {line.review ? uiLabels.reviewed : specLabels.columnReview}
+        </button>
+      ),
+    },
+    {
+      key: 'more-info',
+      header: specLabels.columnMoreInfo,
+      kind: 'actions',
+      cell: (line) => {
+        const open = expanded === line.id;
+        return (
+          <button
+            type="button"
+            className="btn btn-xs btn-ghost max-md:btn-sm"
+            aria-expanded={open}
+            aria-controls={detailsId(line)}
+            onClick={() => setExpanded(open ? null : line.id)}
+            data-testid="more-info"
+          >
+            {specLabels.columnMoreInfo}
+            <ChevronIcon className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`} />
+          </button>
+        );
+      },
+    },
+  ];
   return (
     <article className="card card-border bg-base-100 shadow-sm" data-testid="order-card">
       <div className="card-body gap-3 p-4">
@@ -91,7 +170,7 @@ function OrderCard({
           {order.creationdate ? (
             <div>
               <dt className="inline text-base-content/80">{uiLabels.purchaseDate}: </dt>
-              <dd className="inline">{new Date(order.creationdate).toLocaleString()}</dd>
+              <dd className="inline">{formatTimestamp(order.creationdate)}</dd>
             </div>
           ) : null}
         </dl>
@@ -100,86 +179,19 @@ function OrderCard({
             {messages.paymentStatusConfirmed}
           </p>
         ) : null}
-        <div className="overflow-x-auto">
-          <table className="table table-sm">
-            <thead>
-              <tr>
-                <th scope="col">{specLabels.columnAirline}</th>
-                <th scope="col">{specLabels.columnAmount}</th>
-                <th scope="col">{specLabels.columnValue}</th>
-                <th scope="col">{specLabels.columnReview}</th>
-                <th scope="col">{specLabels.columnMoreInfo}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {order.stocks.map((line) => {
-                const open = expanded === line.id;
-                const pending = pendingReviewLineIds?.has(line.id) ?? false;
-                const detailsId = `details-${line.id}`;
-                return (
-                  <Fragment key={line.id}>
-                    <tr data-testid="order-line">
-                      <td>{airlineName(line.airlineId)}</td>
-                      <td>{line.amount}</td>
-                      <td>{formatPrice(line.valueCents)}</td>
-                      <td>
-                        <button
-                          type="button"
-                          className="btn btn-xs btn-primary"
-                          disabled={line.review || pending}
-                          onClick={() => onReview(order, line)}
-                          data-testid="review-button"
-                        >
-                          {line.review ? uiLabels.reviewed : specLabels.columnReview}
-                        </button>
-                      </td>
-                      <td>
-                        <button
-                          type="button"
-                          className="btn btn-xs btn-ghost"
-                          aria-expanded={open}
-                          aria-controls={detailsId}
-                          onClick={() => setExpanded(open ? null : line.id)}
-                          data-testid="more-info"
-                        >
-                          {specLabels.columnMoreInfo}
-                          <ChevronIcon
-                            className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`}
-                          />
-                        </button>
-                      </td>
-                    </tr>
-                    {open ? (
-                      <tr id={detailsId} className="bg-base-200">
-                        <td colSpan={5}>
-                          <p className="font-semibold">{messages.moreDetails}</p>
-                          <dl className="grid grid-cols-2 gap-1 sm:grid-cols-4">
-                            <div>
-                              <dt className="text-base-content/80">{uiLabels.origin}</dt>
-                              <dd>{line.moreinfo.origin}</dd>
-                            </div>
-                            <div>
-                              <dt className="text-base-content/80">{uiLabels.destination}</dt>
-                              <dd>{line.moreinfo.destination}</dd>
-                            </div>
-                            <div>
-                              <dt className="text-base-content/80">{uiLabels.arrivalHour}</dt>
-                              <dd>{line.moreinfo.arrivalHour}</dd>
-                            </div>
-                            <div>
-                              <dt className="text-base-content/80">{uiLabels.departureHour}</dt>
-                              <dd>{line.moreinfo.departureHour}</dd>
-                            </div>
-                          </dl>
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <ResponsiveTable
+          columns={lineColumns}
+          rows={order.stocks}
+          rowKey={(line) => line.id}
+          caption={uiLabels.orderNumber(number)}
+          size="table-sm"
+          rowProps={() => ({ 'data-testid': 'order-line' })}
+          details={(line) =>
+            expanded === line.id
+              ? { id: detailsId(line), content: <LineDetails line={line} /> }
+              : null
+          }
+        />
       </div>
     </article>
   );
