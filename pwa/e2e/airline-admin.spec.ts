@@ -351,7 +351,9 @@ test.describe('journeys', () => {
   }) => {
     const airline = await personIn(browser, baseURL!, accounts.airline);
     await airline.goto('/sales');
-    await expect(airline.getByTestId('sale-card').first()).toBeVisible();
+    // A fresh profile: the first sync stores the catalogue snapshot before it pulls the sales
+    // (docs/architecture.md §4.7), which on a loaded machine takes longer than the usual 10 s.
+    await expect(airline.getByTestId('sale-card').first()).toBeVisible({ timeout: 30_000 });
     await airline.goto('/catalog');
     await expect(airline.getByTestId('catalog-row').first()).toBeVisible();
     await airline.context().setOffline(true);

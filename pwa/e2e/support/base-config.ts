@@ -42,6 +42,9 @@ export function defineE2eConfig({
       trace: 'retain-on-failure',
       screenshot: 'only-on-failure',
       serviceWorkers: 'allow',
+      // Dates and prices follow the browser's language (src/ui/format.ts); the specs read them in
+      // en-US, whatever the machine's locale.
+      locale: 'en-US',
       ...(server ? { baseURL: `http://localhost:${server.port}` } : {}),
       ...use,
     },

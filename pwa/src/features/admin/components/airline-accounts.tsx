@@ -1,7 +1,12 @@
 import { messages, specLabels, type User } from '@skyport/shared';
 import type { Remote } from '../data/admin-data.ts';
 import { adminLabels } from '../labels.ts';
-import { AccountsList, RowButton, type RowButtonProps } from './accounts-list.tsx';
+import {
+  AccountsList,
+  RowButton,
+  type AccountsListProps,
+  type RowButtonProps,
+} from './accounts-list.tsx';
 import { displayName } from './user-management.tsx';
 
 /** What both airline lists get from their route. */
@@ -14,19 +19,16 @@ interface AirlineListProps {
 }
 
 /** The words of each airline list (spec §2) and the button of its rows. */
-interface AirlineListKind {
-  title: string;
-  caption?: string;
-  emptyText: string;
-  testId: string;
-  tableTestId: string;
-  actionHeader: string;
+type AirlineListKind = Pick<
+  AccountsListProps,
+  'title' | 'caption' | 'emptyText' | 'testId' | 'tableTestId' | 'actionHeader'
+> & {
   button: (user: User) => Pick<RowButtonProps, 'tone' | 'label' | 'name' | 'testId'> & {
     /** Besides being offline or waiting for the server. */
     unavailable?: boolean;
     onClick: () => void;
   };
-}
+};
 
 /** Airlines by their owner's email and the airline's name, with one action each. */
 function AirlineList({ kind, busy, ...list }: AirlineListProps & { kind: AirlineListKind }) {

@@ -38,8 +38,8 @@ export interface SalesView {
 /**
  * Sales with the route and departure of their flights, from the replicated catalogue (which has
  * every flight of the airline that is still listed); live, so an edited flight shows its new date.
- * The sales do not wait for the lookup: on a first sync the catalogue may still be importing
- * (a read of it then waits), and the cards show at once, their flights joining them after.
+ * The sales do not wait for the lookup: they show as soon as they are on the device, and their
+ * flights join them when the catalogue has answered.
  */
 export function withFlights(db: LocalData['db'], sales: Sale[]): Observable<ShownSale[]> {
   if (sales.length === 0) return of([]);
