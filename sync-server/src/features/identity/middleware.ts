@@ -4,21 +4,29 @@ import { createMiddleware } from 'hono/factory';
 import type { Sql } from '../../db/client.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 import type { AuthEnv } from './guard.ts';
+import type { SessionCache } from './session-cache.ts';
 import { findSession, hasSessionCookie, readSessionToken } from './sessions.ts';
 import type { IdentitySettings } from './settings.ts';
 
 /**
  * Resolves the caller once per request: `c.var.user` and `c.var.session` are the signed-in user and
  * session, or null for a guest. Requests without a token cost no query; the others look the session
- * up through `poolOf(c)` (app.ts: sync requests through sync's own pool).
+ * up through `cacheOf(c)` when it gives a cache (app.ts: sync requests, session-cache.ts), else
+ * through `poolOf(c)` (app.ts: sync requests through sync's own pool).
  */
-export function sessionMiddleware(poolOf: (c: Context) => Sql) {
+export function sessionMiddleware(
+  poolOf: (c: Context) => Sql,
+  cacheOf: (c: Context) => SessionCache | undefined = () => undefined,
+) {
   return createMiddleware<AuthEnv>(async (c, next) => {
     c.set('user', null);
     c.set('session', null);
     const carried = readSessionToken(c);
     if (carried) {
-      const found = await findSession(poolOf(c), carried.token);
+      const cache = cacheOf(c);
+      const found = cache
+        ? await cache.find(carried.token)
+        : await findSession(poolOf(c), carried.token);
       if (found) {
         c.set('user', found.user);
         c.set('session', { ...found.session, via: carried.via });

@@ -42,13 +42,24 @@ export async function createSession(
   return { id: row.id, token, expiresAt: row.expires_at };
 }
 
+/** A live session and its user, as a lookup finds them. */
+export interface LiveSession {
+  session: Omit<SessionRef, 'via'>;
+  user: AuthUser;
+}
+
 /** The live session and user a token stands for, or undefined (unknown, expired, disabled, deleted). */
-export async function findSession(
-  sql: Sql,
-  token: string,
-): Promise<{ session: Omit<SessionRef, 'via'>; user: AuthUser } | undefined> {
+export async function findSession(sql: Sql, token: string): Promise<LiveSession | undefined> {
   if (!isWellFormedToken(token)) return undefined;
-  return findLiveSession(sql, sql`s.token_hash = ${hashToken(token)}`);
+  return findSessionByHash(sql, hashToken(token));
+}
+
+/** The same by the token's hash (session-cache.ts hashes it once for its key and the query). */
+export async function findSessionByHash(
+  sql: Sql,
+  tokenHash: Buffer,
+): Promise<LiveSession | undefined> {
+  return findLiveSession(sql, sql`s.token_hash = ${tokenHash}`);
 }
 
 /**

@@ -1,0 +1,220 @@
+// The sync requests' session cache (features/identity/session-cache.ts) across instances: two
+// instances of the app on one database, each with its own pool, cache and LISTEN connection. A
+// session ended through one instance (or in the database directly) is refused by the other within
+// the cache's documented bound, also while the other's LISTEN connection is lost; a lookup that
+// races a revocation is never kept.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createSql } from '../db/client.ts';
+import {
+  createSessionCache,
+  SESSION_CACHE_DEFAULTS,
+  type SessionChangeSource,
+} from '../features/identity/session-cache.ts';
+import { findSessionByHash, type LiveSession } from '../features/identity/sessions.ts';
+import { createLogger } from '../lib/logger.ts';
+import { insertSignedInUser, type SignedInUser } from '../test/actors.ts';
+import { createTestHarness, type TestInstance } from '../test/harness.ts';
+import { createAccessWatch } from './access-watch.ts';
+import { sessionCacheFor } from './routes.ts';
+import {
+  insertAirline,
+  insertFlights,
+  pushedFavourite,
+  pushInit,
+  syncHeaders,
+} from './test-fixtures.ts';
+
+const { sql, url, startInstance } = await createTestHarness();
+const logger = createLogger('silent');
+const bound = SESSION_CACHE_DEFAULTS.maxStalenessMs;
+let a: TestInstance;
+let b: TestInstance;
+let flightIds: string[];
+
+beforeAll(async () => {
+  a = await startInstance();
+  b = await startInstance();
+  flightIds = await insertFlights(sql, await insertAirline(sql, 'Cache Air'), 3);
+});
+
+const cacheOf = (instance: TestInstance) => sessionCacheFor({ sql: instance.sql, logger });
+
+function pull(instance: TestInstance, who: SignedInUser) {
+  return fetch(`${instance.origin}/api/sync/favourites/pull?limit=10`, {
+    headers: syncHeaders(who.headers),
+  });
+}
+
+/** Pulls on `instance` until its cache answers for `who` from memory (its LISTEN is proven live). */
+async function warm(instance: TestInstance, who: SignedInUser): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    const before = cacheOf(instance).stats().hits;
+    expect((await pull(instance, who)).status).toBe(200);
+    if (cacheOf(instance).stats().hits > before) return;
+    if (performance.now() > deadline) throw new Error('the session cache never answered');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Milliseconds from `since` until `instance` refuses `who`'s pull with 401 (fails past `limit`). */
+async function refusedAfter(
+  instance: TestInstance,
+  who: SignedInUser,
+  since: number,
+  limit: number,
+): Promise<number> {
+  for (;;) {
+    const status = (await pull(instance, who)).status;
+    const elapsed = performance.now() - since;
+    if (status === 401) return elapsed;
+    expect(status).toBe(200);
+    if (elapsed > limit)
+      throw new Error(`still accepted ${Math.round(elapsed)} ms after the revocation`);
+  }
+}
+
+describe('a session ended on one instance', () => {
+  test('is refused by the other instance within the bound, and stays refused', async () => {
+    const customer = await insertSignedInUser(sql);
+    await warm(b, customer);
+    const push = (instance: TestInstance) =>
+      fetch(
+        `${instance.origin}/api/sync/favourites/push`,
+        pushInit(customer.headers, {
+          rows: [
+            {
+              newDocumentState: pushedFavourite(customer.id, flightIds[0]!),
+              assumedMasterState: null,
+            },
+          ],
+        }),
+      );
+    expect((await push(b)).status).toBe(200);
+
+    const logout = await fetch(`${a.origin}/api/auth/logout`, {
+      method: 'POST',
+      headers: customer.headers,
+    });
+    expect(logout.status).toBe(204);
+    const ms = await refusedAfter(b, customer, performance.now(), bound);
+    console.log(`logout on A → refused on B after ${Math.round(ms)} ms (bound ${bound} ms)`);
+    expect((await push(b)).status).toBe(401);
+    expect((await pull(b, customer)).status).toBe(401);
+    expect((await pull(a, customer)).status).toBe(401);
+  });
+
+  test('a disabled account and a changed role are refused from the cache too', async () => {
+    const disabled = await insertSignedInUser(sql);
+    const turned = await insertSignedInUser(sql);
+    await warm(b, disabled);
+    await warm(b, turned);
+    const since = performance.now();
+    await sql`UPDATE users SET disabled = true WHERE id = ${disabled.id}`;
+    await sql`UPDATE users SET role = 'super_admin' WHERE id = ${turned.id}`;
+    await refusedAfter(b, disabled, since, bound);
+    // A super admin has no favourites partition: 403 from the role the cache now has.
+    const deadline = performance.now() + bound;
+    let status = 200;
+    while (status === 200 && performance.now() < deadline) status = (await pull(b, turned)).status;
+    expect(status).toBe(403);
+  });
+
+  test('is refused within the bound while the LISTEN connections are being lost', async () => {
+    const customer = await insertSignedInUser(sql);
+    await warm(b, customer);
+    // Every LISTEN connection on this database ends (the instances reconnect on their own); the
+    // session ends at once, so its notification may be lost for them.
+    const [killed] = await sql<{ n: number }[]>`
+      SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND query ILIKE 'listen%' AND pid <> pg_backend_pid()`;
+    expect(killed!.n).toBeGreaterThan(0);
+    const since = performance.now();
+    await sql`DELETE FROM sessions WHERE user_id = ${customer.id}`;
+    await refusedAfter(b, customer, since, bound);
+    // The instance listens again and uses its cache again.
+    const other = await insertSignedInUser(sql);
+    await warm(b, other);
+  });
+});
+
+describe('the cache itself', () => {
+  const own = createSql(url, { max: 2 });
+  const watch = createAccessWatch(own, logger);
+  afterAll(async () => {
+    await watch.close();
+    await own.end({ timeout: 1 });
+  });
+
+  async function proven(source: SessionChangeSource): Promise<void> {
+    const deadline = performance.now() + 10_000;
+    while (source.deliveredUpTo() === undefined) {
+      if (performance.now() > deadline) throw new Error('no delivery proof');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  test('a lookup that was in flight when its session ended is not kept', async () => {
+    const customer = await insertSignedInUser(sql);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let lookups = 0;
+    const cache = createSessionCache(own, watch, {
+      lookup: async (hash): Promise<LiveSession | undefined> => {
+        lookups += 1;
+        const found = await findSessionByHash(own, hash);
+        await gate;
+        return found;
+      },
+    });
+    await proven(watch);
+    const inFlight = cache.find(customer.token);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // its read has been answered
+    const ended = performance.now();
+    await sql`DELETE FROM sessions WHERE user_id = ${customer.id}`;
+    while ((watch.deliveredUpTo() ?? 0) < ended) await new Promise((r) => setTimeout(r, 10));
+    open();
+    // It read the session before the logout: this request raced it and may pass...
+    expect((await inFlight)?.user.id).toBe(customer.id);
+    // ...but nothing kept it: the next lookup reads again and finds no session.
+    expect(await cache.find(customer.token)).toBeUndefined();
+    expect(lookups).toBe(2);
+  });
+
+  test('without proof of delivery it reads the database, and a revocation counts within the bound', async () => {
+    const customer = await insertSignedInUser(sql);
+    // The watch's notifications stop reaching the cache, as when a LISTEN connection stalls
+    // without closing: no change arrives, and the delivery proof stops advancing.
+    let cut = false;
+    let frozen: number | undefined = undefined;
+    const stalled: SessionChangeSource = {
+      onChange: (listener) => watch.onChange((userId) => !cut && listener(userId)),
+      deliveredUpTo: () => (cut ? frozen : watch.deliveredUpTo()),
+    };
+    const cache = createSessionCache(own, stalled);
+    await proven(stalled);
+    expect((await cache.find(customer.token))?.user.id).toBe(customer.id);
+    expect((await cache.find(customer.token))?.user.id).toBe(customer.id);
+    expect(cache.stats().hits).toBe(1);
+
+    frozen = watch.deliveredUpTo();
+    cut = true;
+    const since = performance.now();
+    await sql`DELETE FROM sessions WHERE user_id = ${customer.id}`;
+    // Until the bound it may still answer from memory; from then on it reads the database.
+    while (await cache.find(customer.token)) {
+      expect(performance.now() - since).toBeLessThanOrEqual(bound);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(cache.stats().bypassed).toBeGreaterThan(0);
+  });
+
+  test('an expired session is refused from the cache', async () => {
+    const customer = await insertSignedInUser(sql, { sessionTtlSeconds: 1 });
+    const cache = createSessionCache(own, watch);
+    await proven(watch);
+    expect(await cache.find(customer.token)).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await cache.find(customer.token)).toBeUndefined();
+  });
+});
