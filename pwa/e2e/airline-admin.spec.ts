@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, request, test, type Page } from '@playwright/test';
 import {
   accounts,
   dialog,
@@ -47,6 +47,80 @@ const secondFlight: FlightInput = {
   price: '300',
   stock: '40',
 };
+
+/**
+ * A sale of a new flight of the demo airline, bought through the API by a new customer (verified
+ * with the link from the email outbox), and the flight then deleted by the airline: it is in no
+ * catalogue any more, only in the sale (issue 16). Changes nothing of the demo accounts' data.
+ */
+async function sellAndDeleteFlight(
+  baseURL: string,
+  flight: { origin: string; destination: string; day: string },
+) {
+  // One API client per person: each keeps its own session cookie.
+  const client = () => request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
+  const signedIn = async (account: { email: string; password: string }) => {
+    const api = await client();
+    const login = await api.post('/api/auth/login', { data: account });
+    expect(login.status()).toBe(200);
+    return api;
+  };
+  const airline = await signedIn(accounts.airline);
+  const created = await airline.post('/api/flights/create', {
+    data: {
+      flight: {
+        origin: flight.origin,
+        destination: flight.destination,
+        departureDate: flight.day,
+        departureHour: '07:45',
+        arrivalDate: flight.day,
+        arrivalHour: '19:30',
+        durationEstimated: '11:45',
+        price: 210,
+        stock: 5,
+      },
+    },
+  });
+  expect(created.status()).toBe(201);
+  const flightId = ((await created.json()) as { flight: { id: string } }).flight.id;
+
+  const buyer = { email: `e2e-buyer-${stamp}@skyport.test`, password: 'Customer123!' };
+  const guest = await client();
+  const registered = await guest.post('/api/auth/register', {
+    data: {
+      name: 'Bea',
+      lastName: 'Buyer',
+      image: 'https://example.com/me.png',
+      email: buyer.email,
+      phone: '+123 456 7890',
+      password: buyer.password,
+      confirmPassword: buyer.password,
+    },
+  });
+  expect(registered.status()).toBe(202);
+  const admin = await signedIn(accounts.admin);
+  const outbox = await admin.get(`/api/admin/outbox?to=${encodeURIComponent(buyer.email)}`);
+  expect(outbox.status()).toBe(200);
+  const messages = (await outbox.json()) as { text: string }[];
+  const token = /verify-email\?token=([^\s"&<]+)/.exec(messages.map((m) => m.text).join('\n'))?.[1];
+  expect(token, 'the verification link').toBeTruthy();
+  expect((await guest.post('/api/auth/verify-email', { data: { token } })).status()).toBe(200);
+
+  const customer = await signedIn(buyer);
+  const cart = await customer.put('/api/cart', { data: { lines: [{ flightId, amount: 2 }] } });
+  expect(cart.status()).toBe(200);
+  const { totalCents } = (await cart.json()) as { totalCents: number };
+  const paid = await customer.post('/api/stripe', {
+    headers: { 'Idempotency-Key': `e2e-sale-${stamp}` },
+    data: { id: 'pm_card_visa', amount: totalCents, receipt_email: buyer.email },
+  });
+  expect(paid.status()).toBe(200);
+
+  const deleted = await airline.post('/api/flights/delete', { data: { flightIds: [flightId] } });
+  expect(deleted.status()).toBe(200);
+  for (const api of [airline, guest, admin, customer]) await api.dispose();
+  return flightId;
+}
 
 test.describe('journeys', () => {
   test.describe.configure({ mode: 'serial' });
@@ -345,15 +419,19 @@ test.describe('journeys', () => {
     ).toBeVisible();
   });
 
-  test('offline, catalogue and admin actions are disabled and say why; sales stay readable', async ({
+  test('offline, catalogue and admin actions are disabled and say why; sales stay readable, with the routes and dates of deleted flights', async ({
     browser,
     baseURL,
   }) => {
+    const gone = { origin: 'Norway', destination: 'Peru', day: isoDate(45) };
+    const goneFlightId = await sellAndDeleteFlight(baseURL!, gone);
     const airline = await personIn(browser, baseURL!, accounts.airline);
     await airline.goto('/sales');
     // A fresh profile: the first sync stores the catalogue snapshot before it pulls the sales
     // (docs/architecture.md §4.7), which on a loaded machine takes longer than the usual 10 s.
     await expect(airline.getByTestId('sale-card').first()).toBeVisible({ timeout: 30_000 });
+    const goneSale = airline.getByTestId('sale-card').filter({ hasText: goneFlightId });
+    await expect(goneSale).toBeVisible();
     await airline.goto('/catalog');
     await expect(airline.getByTestId('catalog-row').first()).toBeVisible();
     await airline.context().setOffline(true);
@@ -364,6 +442,18 @@ test.describe('journeys', () => {
     await airline.getByRole('link', { name: 'Sales', exact: true }).first().click();
     await expect(airline.getByTestId('sale-card').first()).toBeVisible();
     await expect(airline.getByTestId('sales-saved')).toBeVisible();
+    // The sale of a flight deleted before this device ever had it still names it, by the route
+    // and departure it was sold with (the replicated sale carries them), and keeps its id.
+    const goneRoute = goneSale.getByTestId('sale-flight');
+    await expect(goneRoute).toContainText(gone.origin);
+    await expect(goneRoute).toContainText(gone.destination);
+    const [year, month, day] = gone.day.split('-').map(Number) as [number, number, number];
+    const departure = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+    await expect(goneRoute).toContainText(
+      `Departure: ${departure.format(Date.UTC(year, month - 1, day))}`,
+    );
+    await expect(goneSale.getByTestId('sale-amount')).toHaveText('2');
+    await expect(goneSale).toContainText(goneFlightId);
     await airline.context().setOffline(false);
 
     const admin = await personIn(browser, baseURL!, accounts.admin);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { indexedDB } from 'fake-indexeddb';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { cartLineFromFlight } from '@skyport/shared';
+import { cartLineFromFlight, saleFlightOf, type SaleFlight } from '@skyport/shared';
 import type { SyncEngine, SyncUser } from '../sync/engine.ts';
 import { startTestServer, type TestServer } from '../sync/test-server.ts';
 import { readGuestState, writeGuestState, type GuestState } from '../test/guest-state.ts';
@@ -15,12 +15,13 @@ import { allRxSchemas } from './schemas.ts';
 import { cartDoc, favouriteDoc } from './test-docs.ts';
 
 /**
- * A change of the local layout keeps the device's data (issue 14): a database of the previous
+ * A change of the local layout keeps the device's data (issue 14): a database of an older
  * layout (db/layouts/, recorded as the app built it) holding a customer's changes made offline
  * and a guest's cart opens in the current layout with all of them, still queued: they reach the
  * real server (sync-server/src/sync/test-server.ts) once the replication runs, as they would have
- * without the upgrade. Public replicas of an older layout are dropped and pulled again instead.
- * RxDB on fake-indexeddb.
+ * without the upgrade. An airline's sales stay readable, and are pulled again when their documents
+ * gained a field (issue 16). Public replicas of an older layout are dropped and pulled again
+ * instead. RxDB on fake-indexeddb.
  */
 
 let server: TestServer;
@@ -110,16 +111,25 @@ async function serverFavourites(userId: string): Promise<string[]> {
     .sort();
 }
 
-test('the recorded previous layout is the one before the current', () => {
-  expect(LOCAL_LAYOUT).toBe(3);
-  const previous = layout(LOCAL_LAYOUT - 1);
-  expect(previous.cart.version).toBe(0);
-  expect(previous.cart.properties).not.toHaveProperty('flightDeleted');
-  expect(allRxSchemas().cart.version).toBe(COLLECTION_VERSIONS.cart);
+/** The last layout before the customer's collections changed (cart and favourites, layout 3). */
+const BEFORE_CUSTOMER_CHANGES = 2;
+/** The last layout before sales carried their flights (layout 4). */
+const BEFORE_SALE_FLIGHTS = 3;
+
+test('the recorded layouts the upgrades start from are the ones before the changes they test', () => {
+  expect(LOCAL_LAYOUT).toBeGreaterThan(BEFORE_SALE_FLIGHTS);
+  const beforeCustomer = layout(BEFORE_CUSTOMER_CHANGES);
+  expect(beforeCustomer.cart.version).toBe(0);
+  expect(beforeCustomer.cart.properties).not.toHaveProperty('flightDeleted');
   expect(allRxSchemas().cart.properties).toHaveProperty('flightDeleted');
+  const beforeSales = layout(BEFORE_SALE_FLIGHTS);
+  expect(beforeSales.sales.version).toBe(0);
+  expect(beforeSales.sales.properties).not.toHaveProperty('flight');
+  expect(allRxSchemas().sales.version).toBe(COLLECTION_VERSIONS.sales);
+  expect(allRxSchemas().sales.properties).toHaveProperty('flight');
 });
 
-test("an upgrade from the previous layout keeps a customer's unpushed changes, still queued, and the guest's cart", async () => {
+test("an upgrade from an older layout keeps a customer's unpushed changes, still queued, and the guest's cart", async () => {
   const name = `upgrade-${randomUUID()}`;
   const customer = server.actors.customer;
   const user: SyncUser = { id: customer.id!, role: 'customer', airlineId: null };
@@ -133,8 +143,9 @@ test("an upgrade from the previous layout keeps a customer's unpushed changes, s
     string,
   ];
 
-  // The previous layout, replicating: a cart line and a favourite reach the server.
-  let db = await openDatabase(name, layout(LOCAL_LAYOUT - 1));
+  // The layout before cart lines and favourites changed, replicating: a cart line and a favourite
+  // reach the server.
+  let db = await openDatabase(name, layout(BEFORE_CUSTOMER_CHANGES));
   expect(db.collections.cart.schema.version).toBe(0);
   let engine = startEngine(db, customer.token);
   await engine.setUser(user);
@@ -254,6 +265,67 @@ test('a public replica of an older layout is dropped and pulled again from scrat
   await engine.awaitInSync();
   expect(await db.collections.flights.count().exec()).toBe(pulled);
   expect(await readGuestCart(db)).toHaveLength(1);
+  await engine.stop();
+  await db.close();
+});
+
+/** The network of an app that predates the sales' flights: it does not keep them (issue 16). */
+const withoutSaleFlights: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (!String(input).includes('/sync/sales/pull') || !response.ok) return response;
+  const body = (await response.json()) as { documents: Record<string, unknown>[] };
+  for (const doc of body.documents) delete doc.flight;
+  return Response.json(body);
+};
+
+test("an upgrade keeps an airline's sales, readable offline, and then fills in their flights as sold", async () => {
+  const name = `sales-upgrade-${randomUUID()}`;
+  const airline = server.actors.airline;
+  const user: SyncUser = { id: airline.id!, role: 'airline', airlineId: airline.airlineId };
+  const { flightIds } = await server.control<{ flightIds: string[] }>('POST', '/__test/flights', {
+    count: 2,
+    airlineId: airline.airlineId,
+  });
+  await server.control('POST', '/__test/orders', { userId: server.actors.customer.id, flightIds });
+
+  // Layout 3: the sales replicate without their flights, and the replication's checkpoint is past
+  // them.
+  let db = await openDatabase(name, layout(BEFORE_SALE_FLIGHTS));
+  expect(db.collections.sales.schema.version).toBe(0);
+  let engine = startTestEngine(server, db, {
+    token: () => airline.token,
+    fetch: withoutSaleFlights,
+  });
+  engines.push(engine);
+  await engine.setUser(user);
+  await engine.awaitInSync();
+  const before = await db.collections.sales.find().exec();
+  expect(before.map((doc) => doc.idFlight).sort()).toEqual([...flightIds].sort());
+  expect(before.every((doc) => !('flight' in doc.toJSON()))).toBe(true);
+  const sold = new Map<string, SaleFlight>();
+  for (const id of flightIds) sold.set(id, saleFlightOf(await localFlight(db, id)));
+  await engine.stop();
+  await db.close();
+  // Meanwhile the airline deletes one of the flights: it leaves every catalogue replica.
+  const [deleted] = flightIds as [string];
+  await server.control('POST', `/__test/flights/${deleted}`, { deleted: true });
+
+  // The current layout opens the same database: the sales are there before anything is pulled.
+  db = await openDatabase(name);
+  expect(db.collections.sales.schema.version).toBe(COLLECTION_VERSIONS.sales);
+  const kept = await db.collections.sales.find().exec();
+  expect(kept.map((doc) => doc.toJSON())).toEqual(before.map((doc) => doc.toJSON()));
+
+  // Replicating again, they are pulled again from the start and carry their flights.
+  engine = startEngine(db, airline.token);
+  await engine.setUser(user);
+  await engine.awaitInSync();
+  await expect
+    .poll(async () =>
+      (await db.collections.sales.find().exec()).map((doc) => [doc.idFlight, doc.flight]).sort(),
+    )
+    .toEqual(flightIds.map((id) => [id, sold.get(id)]).sort());
+  expect(await db.collections.flights.findOne(deleted).exec()).toBeNull();
   await engine.stop();
   await db.close();
 });

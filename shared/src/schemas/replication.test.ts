@@ -246,3 +246,27 @@ describe('the push body limit fits PUSH_MAX_ROWS of the largest rows', () => {
     expect(PUSH_MAX_BODY_BYTES % (256 * 1024)).toBe(0);
   });
 });
+
+test('a sale document carries its flight as sold; one stored before it did stays valid', () => {
+  const sale = {
+    id,
+    airlineId: userId,
+    idFlight: '5e4d3c2b-1a0f-4e9d-8c7b-6a5f4e3d2c1b',
+    priceCents: 12_345,
+    amount: 2,
+    createdAt: 1_900_000_000_000,
+    _deleted: false,
+  };
+  const flight = {
+    origin: 'Iceland',
+    destination: 'Mongolia',
+    departureDate: '2027-02-06',
+    departureHour: '08:15',
+  };
+  const schema = replicatedDocSchema('sales');
+  expect(schema.parse({ ...sale, flight })).toEqual({ ...sale, flight });
+  expect(schema.parse(sale)).toEqual(sale);
+  expect(
+    schema.safeParse({ ...sale, flight: { ...flight, departureDate: '6/2/2027' } }).success,
+  ).toBe(false);
+});

@@ -22,6 +22,7 @@ interface Taken {
   airline_name: string;
   origin: string;
   destination: string;
+  departure_date: string;
   departure_hour: string;
   arrival_hour: string;
 }
@@ -37,7 +38,8 @@ const app = new Hono().post('/bare/checkout', async (c) => {
     const [f] = await tx<Taken[]>`
       UPDATE flights SET tickets = tickets - 1, updated_at = now()
       WHERE id = ${flightId} AND tickets >= 1 AND NOT deleted AND price_cents = ${priceCents}
-      RETURNING airline_id, airline_name, origin, destination, departure_hour, arrival_hour`;
+      RETURNING airline_id, airline_name, origin, destination, departure_date::text AS departure_date,
+                departure_hour, arrival_hour`;
     if (!f) throw new Error('no stock');
     await tx`
       WITH o AS (
@@ -45,9 +47,9 @@ const app = new Hono().post('/bare/checkout', async (c) => {
         VALUES (${userId}, 'bench', ${totals.subtotalCents}, ${totals.feeCents}, ${totals.totalCents}) RETURNING id
       ), l AS (
         INSERT INTO order_lines (order_id, flight_id, airline_id, amount, unit_price_cents, airline_name, origin,
-                                 destination, departure_hour, arrival_hour)
+                                 destination, departure_date, departure_hour, arrival_hour)
         SELECT o.id, ${flightId}, ${f.airline_id}, 1, ${priceCents}, ${f.airline_name}, ${f.origin},
-               ${f.destination}, ${f.departure_hour}, ${f.arrival_hour} FROM o
+               ${f.destination}, ${f.departure_date}, ${f.departure_hour}, ${f.arrival_hour} FROM o
         RETURNING id
       ), s AS (
         INSERT INTO sales (airline_id, flight_id, order_line_id, unit_price_cents, amount)

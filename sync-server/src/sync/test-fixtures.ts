@@ -113,9 +113,9 @@ export async function insertOrder(
     for (const flightId of flightIds) {
       const [line] = await tx<{ id: string; airline_id: string; price_cents: number }[]>`
         INSERT INTO order_lines (order_id, flight_id, airline_id, amount, unit_price_cents, airline_name, origin,
-                                 destination, departure_hour, arrival_hour)
+                                 destination, departure_date, departure_hour, arrival_hour)
         SELECT ${order.id}, f.id, f.airline_id, 1, f.price_cents, f.airline_name, f.origin, f.destination,
-               f.departure_hour, f.arrival_hour
+               f.departure_date, f.departure_hour, f.arrival_hour
         FROM flights f WHERE f.id = ${flightId}
         RETURNING id, airline_id, unit_price_cents AS price_cents`;
       if (!line) throw new Error('order line insert returned no row');

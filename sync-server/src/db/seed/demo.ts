@@ -290,6 +290,7 @@ type OrderLineRow = {
   airline_name: string;
   origin: string;
   destination: string;
+  departure_date: string;
   departure_hour: string;
   arrival_hour: string;
 };
@@ -599,6 +600,7 @@ export function buildDemoData(today: Date, passwordHashes: readonly string[]): D
         airline_name: flight.airline_name,
         origin: flight.origin,
         destination: flight.destination,
+        departure_date: flight.departure_date,
         departure_hour: flight.departure_hour,
         arrival_hour: flight.arrival_hour,
       };

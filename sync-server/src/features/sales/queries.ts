@@ -9,7 +9,8 @@ import type { Sql } from '../../db/client.ts';
 /**
  * One airline's sales, newest first, from paid checkouts only (a sale whose order is still
  * waiting for its capture, or was cancelled, is not a sale yet), each with its flight's route and
- * departure (read from the flight: a deleted flight keeps its row), and the monthly chart totals.
+ * departure as sold (the order line's snapshot, 016 migration: the replicated sale documents carry
+ * the same, sync/documents.ts), and the monthly chart totals.
  */
 export async function getSalesReport(
   sql: Sql,
@@ -31,12 +32,11 @@ export async function getSalesReport(
     }[]
   >`
     SELECT s.id, s.airline_id, s.flight_id, s.unit_price_cents, s.amount, s.created_at,
-      f.origin, f.destination, to_char(f.departure_date, 'YYYY-MM-DD') AS departure_date,
-      to_char(f.departure_hour, 'HH24:MI') AS departure_hour
+      l.origin, l.destination, to_char(l.departure_date, 'YYYY-MM-DD') AS departure_date,
+      to_char(l.departure_hour, 'HH24:MI') AS departure_hour
     FROM sales s
     JOIN order_lines l ON l.id = s.order_line_id
     JOIN orders o ON o.id = l.order_id
-    JOIN flights f ON f.id = s.flight_id
     WHERE s.airline_id = ${airlineId} AND NOT s.deleted AND o.status = 'confirmed' AND NOT o.deleted
     ORDER BY s.created_at DESC, s.id`;
   const sales = rows.map((r) => {

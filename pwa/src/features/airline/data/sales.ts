@@ -1,11 +1,12 @@
 import { useMemo } from 'react';
 import { map, of, startWith, switchMap, type Observable } from 'rxjs';
 import {
+  SaleDocSchema,
   SaleFlightSchema,
-  SaleSchema,
   calculateMonthlySalesTotals,
   type MonthlySalesTotal,
   type Sale,
+  type SaleDoc,
   type SaleFlight,
 } from '@skyport/shared';
 import type { LocalData } from '../../../data/local-data.ts';
@@ -14,9 +15,11 @@ import { useObservable } from '../../../data/use-observable.ts';
 
 /**
  * A sale as its card shows it: with its flight's route and departure (issue 16: an airline reads
- * routes and dates, not flight ids). `flight` is null when this device does not have the flight
- * (it was deleted from the catalogue): the card then names it by its id alone; undefined while
- * the catalogue is still being looked up.
+ * routes and dates, not flight ids), as sold: the replicated sale carries them, so they show
+ * offline and for a flight since edited or deleted. A sale stored before its document had them
+ * (until it is pulled again, db/layout.ts `SERVER_FILLED_FIELDS`) falls back on this device's
+ * catalogue; `flight` is null when that has no such flight either (the card then names it by its
+ * id alone), undefined while the catalogue is still being looked up.
  */
 export type ShownSale = Sale & { flight: SaleFlight | null | undefined };
 
@@ -36,21 +39,24 @@ export interface SalesView {
 }
 
 /**
- * Sales with the route and departure of their flights, from the replicated catalogue (which has
- * every flight of the airline that is still listed); live, so an edited flight shows its new date.
- * The sales do not wait for the lookup: they show as soon as they are on the device, and their
- * flights join them when the catalogue has answered.
+ * Sales with the route and departure of their flights: each sale's own (as sold), else, for a sale
+ * stored without them, its flight's in the replicated catalogue, live. The sales do not wait for
+ * that lookup: they show as soon as they are on the device, and those flights join them when the
+ * catalogue has answered.
  */
-export function withFlights(db: LocalData['db'], sales: Sale[]): Observable<ShownSale[]> {
-  if (sales.length === 0) return of([]);
-  return db.flights.findByIds([...new Set(sales.map((sale) => sale.idFlight))]).$.pipe(
+export function withFlights(db: LocalData['db'], sales: SaleDoc[]): Observable<ShownSale[]> {
+  const lacking = [...new Set(sales.filter((sale) => !sale.flight).map((sale) => sale.idFlight))];
+  const shown = (lookUp: (idFlight: string) => SaleFlight | null | undefined) =>
+    sales.map(({ flight, ...sale }) => ({ ...sale, flight: flight ?? lookUp(sale.idFlight) }));
+  if (lacking.length === 0) return of(shown(() => undefined));
+  return db.flights.findByIds(lacking).$.pipe(
     map((flights) =>
-      sales.map((sale) => {
-        const flight = flights.get(sale.idFlight);
-        return { ...sale, flight: flight ? SaleFlightSchema.parse(flight.toJSON()) : null };
+      shown((idFlight) => {
+        const flight = flights.get(idFlight);
+        return flight ? SaleFlightSchema.parse(flight.toJSON()) : null;
       }),
     ),
-    startWith(sales.map((sale) => ({ ...sale, flight: undefined }))),
+    startWith(shown(() => undefined)),
   );
 }
 
@@ -62,7 +68,7 @@ export function useSales(airlineId: string): SalesView {
       db.sales
         .find({ selector: { airlineId }, sort: [{ createdAt: 'desc' }, { id: 'desc' }] })
         .$.pipe(
-          map((docs) => docs.map((doc) => SaleSchema.parse(doc.toJSON()))),
+          map((docs) => docs.map((doc) => SaleDocSchema.parse(doc.toJSON()))),
           switchMap((list) => withFlights(db, list)),
         ),
     [db, airlineId],
