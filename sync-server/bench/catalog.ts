@@ -415,6 +415,13 @@ const SORT_SQL: Record<CatalogSort, SortSql> = {
   },
   stock_asc: { key: 'f.tickets', keyOut: 'f.tickets', param: '$1::int4', descending: false },
   stock_desc: { key: 'f.tickets', keyOut: 'f.tickets', param: '$1::int4', descending: true },
+  fastest: {
+    key: 'catalog_flight_minutes(f.departure_date, f.departure_hour, f.arrival_date, f.arrival_hour)',
+    keyOut:
+      'catalog_flight_minutes(f.departure_date, f.departure_hour, f.arrival_date, f.arrival_hour)',
+    param: '$1::int4',
+    descending: false,
+  },
 };
 
 const LISTED = 'f.tickets > 0 AND NOT f.deleted';

@@ -11,8 +11,13 @@ import {
 } from '../schemas/catalog-query.ts';
 import type { Flight } from '../schemas/flight.ts';
 import {
+  addDays,
   catalogComparator,
+  cheapestDays,
   compareCodePoints,
+  daysBetween,
+  departureWindow,
+  flightMinutes,
   pageCountFor,
   queryCatalog,
   searchLevel,
@@ -351,4 +356,139 @@ test('the query schema accepts every country-name character', () => {
   ]) {
     expect(CatalogQuerySchema.safeParse({ origin: name }).success, name).toBe(true);
   }
+});
+
+// Departure dates and the fastest order (decision 016) -------------------------------------------
+
+test('a departure range keeps the flights departing on its days, both bounds included', () => {
+  const before = flight({ departureDate: '2031-03-06' });
+  const first = flight({ departureDate: '2031-03-07' });
+  const middle = flight({ departureDate: '2031-03-10' });
+  const last = flight({ departureDate: '2031-03-13' });
+  const after = flight({ departureDate: '2031-03-14' });
+  const all = [before, first, middle, last, after];
+  const range = { departureFrom: '2031-03-07', departureTo: '2031-03-13' };
+  expect(ids(queryCatalog(all, query(range)).items)).toEqual(ids([first, middle, last]));
+  const exact = { departureFrom: '2031-03-10', departureTo: '2031-03-10' };
+  expect(ids(queryCatalog(all, query(exact)).items)).toEqual(ids([middle]));
+});
+
+test('a departure range reports each day with its lowest price, over every page', () => {
+  const flights = [
+    flight({ departureDate: '2031-03-08', priceCents: 900_00 }),
+    flight({ departureDate: '2031-03-08', priceCents: 300_00 }),
+    flight({ departureDate: '2031-03-09', priceCents: 500_00 }),
+    flight({ departureDate: '2031-03-11', priceCents: 300_00 }),
+    flight({ departureDate: '2031-03-11', priceCents: 700_00, tickets: 0 }),
+    flight({ departureDate: '2031-03-20', priceCents: 100_00 }),
+  ];
+  const page = queryCatalog(
+    flights,
+    query({ departureFrom: '2031-03-07', departureTo: '2031-03-13', pageSize: 1, page: 2 }),
+  );
+  expect(page.items).toHaveLength(1);
+  expect(page.total).toBe(4);
+  expect(page.departureDays).toEqual([
+    { date: '2031-03-08', lowestPriceCents: 300_00, flights: 2 },
+    { date: '2031-03-09', lowestPriceCents: 500_00, flights: 1 },
+    { date: '2031-03-11', lowestPriceCents: 300_00, flights: 1 },
+  ]);
+  expect(cheapestDays(page.departureDays!)).toEqual(new Set(['2031-03-08', '2031-03-11']));
+  expect(queryCatalog(flights, query()).departureDays).toBeUndefined();
+});
+
+test('a departure range narrows a search like the airline filter: never "not found"', () => {
+  const flights = [flight({ origin: 'Chile', departureDate: '2031-03-01' })];
+  const page = queryCatalog(flights, query({ origin: 'chi', ...departureWindow('2031-04-04', 3) }));
+  expect(page).toMatchObject({ total: 0, originNotFound: false, departureDays: [] });
+});
+
+test('flight minutes are arrival minus departure across midnight, months and leap days', () => {
+  const minutes = (
+    departureDate: string,
+    departureHour: string,
+    arrivalDate: string,
+    arrivalHour: string,
+  ) => flightMinutes({ departureDate, departureHour, arrivalDate, arrivalHour });
+  expect(minutes('2030-01-10', '10:00', '2030-01-10', '14:30')).toBe(270);
+  expect(minutes('2031-12-31', '23:00', '2032-01-01', '01:15')).toBe(135);
+  expect(minutes('2032-02-28', '10:00', '2032-03-01', '10:00')).toBe(2 * 1440);
+  expect(minutes('2100-02-28', '00:00', '2100-03-01', '00:00')).toBe(1440);
+  // Hours carry no time zone: an arrival "before" its departure on one clock sorts first.
+  expect(minutes('2030-01-10', '10:00', '2030-01-10', '08:00')).toBe(-120);
+});
+
+test('the fastest order is the shortest flight first, ties by id', () => {
+  const long = flight({ departureHour: '08:00', arrivalHour: '20:00' });
+  const overnight = flight({
+    departureHour: '23:30',
+    arrivalDate: '2030-01-11',
+    arrivalHour: '01:00',
+  });
+  const tieB = flight({ id: 'bbbbbbbb-0000-4000-8000-000000000000', arrivalHour: '12:00' });
+  const tieA = flight({ id: 'aaaaaaaa-0000-4000-8000-000000000000', arrivalHour: '12:00' });
+  const result = queryCatalog([long, tieB, overnight, tieA], query({ sort: 'fastest' }));
+  expect(ids(result.items)).toEqual(ids([overnight, tieA, tieB, long]));
+});
+
+test('a date chosen with a flexibility is a window of calendar days', () => {
+  expect(departureWindow('2031-03-01', 3)).toEqual({
+    departureFrom: '2031-02-26',
+    departureTo: '2031-03-04',
+  });
+  expect(departureWindow('2032-02-29', 1)).toEqual({
+    departureFrom: '2032-02-28',
+    departureTo: '2032-03-01',
+  });
+  expect(departureWindow('2031-12-31', 0)).toEqual({
+    departureFrom: '2031-12-31',
+    departureTo: '2031-12-31',
+  });
+  expect(addDays('2031-12-31', 1)).toBe('2032-01-01');
+  expect(daysBetween('2031-02-27', '2031-03-02')).toEqual([
+    '2031-02-27',
+    '2031-02-28',
+    '2031-03-01',
+    '2031-03-02',
+  ]);
+});
+
+test('the query schema takes departure dates as yyyy-mm-dd', () => {
+  // At most 31 days, both ends included: March is the longest range.
+  expect(
+    CatalogQuerySchema.parse({ departureFrom: '2031-03-01', departureTo: '2031-03-31' }),
+  ).toMatchObject({ departureFrom: '2031-03-01', departureTo: '2031-03-31' });
+  expect(
+    CatalogQuerySchema.parse({
+      departureFrom: ' 2031-03-07 ',
+      departureTo: '2031-03-07',
+      origin: '',
+      sort: 'fastest',
+    }),
+  ).toEqual({
+    departureFrom: '2031-03-07',
+    departureTo: '2031-03-07',
+    band: 'all',
+    sort: 'fastest',
+    page: 1,
+    pageSize: HOME_PAGE_SIZE,
+  });
+});
+
+test.each([
+  [{ departureFrom: '2031-02-30' }, 'departureFrom'],
+  [{ departureFrom: '2031-3-7' }, 'departureFrom'],
+  [{ departureFrom: '07/03/2031' }, 'departureFrom'],
+  [{ departureFrom: '0999-01-01' }, 'departureFrom'],
+  [{ departureTo: '2031-03-07T00:00:00Z' }, 'departureTo'],
+  [{ departureTo: "2031-03-07' OR '1'='1" }, 'departureTo'],
+  [{ departureFrom: ['2031-03-07', '2031-03-08'] }, 'departureFrom'],
+  [{ departureFrom: '2031-03-08', departureTo: '2031-03-07' }, 'departureTo'],
+  [{ departureFrom: '2031-03-08' }, 'departureTo'],
+  [{ departureTo: '2031-03-08' }, 'departureFrom'],
+  [{ departureFrom: '2031-03-01', departureTo: '2031-04-01' }, 'departureTo'],
+])('the query schema refuses the dates %j', (input, field) => {
+  const result = CatalogQuerySchema.safeParse(input);
+  expect(result.success).toBe(false);
+  expect(result.error?.issues[0]?.path).toEqual([field]);
 });

@@ -4,6 +4,8 @@ import {
   CATALOG_SORTS,
   CatalogQuerySchema,
   compareCodePoints,
+  DEPARTURE_FLEX_DAYS,
+  departureWindow,
   isListedFlight,
   searchLevel,
   searchTerms,
@@ -162,6 +164,7 @@ function randomQuery(random: Random, airlines: readonly AirlineFixture[]): Recor
       : undefined,
     band: random.chance(0.5) ? random.pick(PRICE_BANDS) : undefined,
     sort: random.chance(0.8) ? random.pick(CATALOG_SORTS) : undefined,
+    ...randomDepartureRange(random),
     page: random.chance(0.6)
       ? String(random.chance(0.1) ? random.int(1, 200) : random.int(1, 4))
       : undefined,
@@ -170,6 +173,17 @@ function randomQuery(random: Random, airlines: readonly AirlineFixture[]): Recor
   return Object.fromEntries(
     Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
+}
+
+/**
+ * Departure bounds a traveller's choice gives (a day of the random flights' month, exact, ±1 or ±3
+ * days, some reaching into the months around it), or a longer range; mostly none.
+ */
+function randomDepartureRange(random: Random): { departureFrom?: string; departureTo?: string } {
+  if (random.chance(0.65)) return {};
+  const day = `2031-03-${String(random.int(1, 28)).padStart(2, '0')}`;
+  if (random.chance(0.2)) return { departureFrom: '2031-02-27', departureTo: day };
+  return departureWindow(day, random.pick(DEPARTURE_FLEX_DAYS));
 }
 
 /** How often each kind of answer came up, so that the random queries provably reach every branch. */
@@ -659,6 +673,7 @@ describe('GET /api/flights: deep pages, cursors, counts and caching', () => {
         { band: 'mid' },
         { airlineId: big.id },
         { airlineId: small.id },
+        { departureFrom: '2031-03-04', departureTo: '2031-03-20' },
       ];
       for (const filter of filters) {
         for (const pageSize of [1, 7]) {
@@ -709,6 +724,22 @@ describe('GET /api/flights: deep pages, cursors, counts and caching', () => {
       { sort: 'price_asc', origin: 'ar', pageSize: '5' },
       { sort: 'stock_desc', origin: 'c', destination: 'b', pageSize: '3' },
       { sort: 'initial', origin: 'peru', destination: 'Xanadu', pageSize: '6' },
+      { sort: 'fastest', pageSize: '8' },
+      { sort: 'fastest', departureFrom: '2031-03-07', departureTo: '2031-03-13', pageSize: '3' },
+      {
+        sort: 'price_desc',
+        departureFrom: '2031-03-05',
+        departureTo: '2031-03-11',
+        airlineId: big.id,
+        pageSize: '4',
+      },
+      {
+        sort: 'airline_asc',
+        origin: 'ar',
+        departureFrom: '2031-03-10',
+        departureTo: '2031-03-31',
+        pageSize: '2',
+      },
     ];
     for (const params of cases) {
       const expected = await expectedPage({ ...params, pageSize: '60', page: '1' });

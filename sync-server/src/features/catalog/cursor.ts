@@ -27,6 +27,7 @@ const KEY_SCHEMAS: Record<CatalogSort, z.ZodType<number | string>> = {
   airline_desc: z.string().max(400),
   stock_asc: z.number().int().min(-INT4_MAX).max(INT4_MAX),
   stock_desc: z.number().int().min(-INT4_MAX).max(INT4_MAX),
+  fastest: z.number().int().min(-INT4_MAX).max(INT4_MAX),
 };
 
 const CursorSchema = z.tuple([z.enum(CATALOG_SORTS), z.union([z.number(), z.string()]), z.uuid()]);

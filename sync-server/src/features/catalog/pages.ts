@@ -1,7 +1,8 @@
-import { searchTerms, type CatalogQuery, type PriceBand } from '@skyport/shared';
+import { hasDepartureRange, searchTerms, type CatalogQuery, type PriceBand } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
 import {
   DEEP_OFFSET,
+  datedListingStatement,
   findAirlineListingSizes,
   findCatalogVersion,
   listingStatement,
@@ -81,6 +82,15 @@ export class CatalogPages {
       // The search matched no listed flight: the listing without it, flagged.
     }
     const kind = search.origin !== undefined || search.destination !== undefined;
+    // A departure range is read from the date index and sorted, however deep the page: no
+    // boundary is remembered for it (decision 016).
+    if (hasDepartureRange(query)) {
+      return this.run(
+        datedListingStatement({ query, position, offset }),
+        query,
+        kind ? 'notFound' : 'listing',
+      );
+    }
     return this.listing(query, position, offset, kind ? 'notFound' : 'listing');
   }
 

@@ -9,6 +9,7 @@ import {
   type CatalogQuery,
   type CatalogSort,
   type FlightDetail,
+  hasDepartureRange,
   type PriceBand,
   type Review,
   type ReviewListQuery,
@@ -44,7 +45,10 @@ import { FLIGHT_WIRE_COLUMNS } from '../../db/flight-row.ts';
  * counts: src/db/migrations/011_catalog_counts.sql.
  */
 
-/** A sort key value: epoch ms (initial), cents (price), lower-case airline name, tickets. */
+/**
+ * A sort key value: epoch ms (initial), cents (price), lower-case airline name, tickets, minutes
+ * (fastest).
+ */
 export type SortKey = number | string;
 
 /** One flight's place in an ordering: its sort key and id (ties go to the id, ascending). */
@@ -102,6 +106,8 @@ interface PageRow {
   total: number;
   revision: number;
   state: string;
+  /** A dated query's departure days' JSON, comma-separated, in date order; else null. */
+  days: string | null;
   /** The flights' wire JSON, comma-separated, in order; null for an empty page. */
   items: string | null;
   firstKey: SortKey | null;
@@ -202,6 +208,18 @@ const stockKey: SortKeySpec = {
   outKey: 'p.k',
   keyParam: numberKey('int4'),
 };
+/**
+ * A flight's minutes from departure to arrival (014_catalog_dates.sql), `flightMinutes` of the
+ * shared rule; written exactly as 014's index, so that the planner matches it.
+ */
+export const FLIGHT_MINUTES =
+  'catalog_flight_minutes(f.departure_date, f.departure_hour, f.arrival_date, f.arrival_hour)';
+const minutesKey: SortKeySpec = {
+  key: FLIGHT_MINUTES,
+  keyOut: FLIGHT_MINUTES,
+  outKey: 'p.k',
+  keyParam: numberKey('int4'),
+};
 
 /**
  * Each ordering has a partial index in exactly its order (002_catalog.sql); ties go to the id,
@@ -215,6 +233,7 @@ const SORTS: Record<CatalogSort, SortSpec> = {
   airline_desc: { ...airlineKey, descending: true },
   stock_asc: { ...stockKey, descending: false },
   stock_desc: { ...stockKey, descending: true },
+  fastest: { ...minutesKey, descending: false },
 };
 
 /** ORDER BY of an ordering over `f`, or its exact reverse (to read the rows before a position). */
@@ -260,6 +279,48 @@ function bandFilter(band: PriceBand): string {
 function bandCount(band: PriceBand): string {
   return band === 'all' ? 'c.low + c.mid + c.high' : `c.${band}`;
 }
+
+/**
+ * The departure dates, both bounds inclusive, on the `date` column itself: the flight's own
+ * calendar date, never moved through a time zone (the shared rule compares the same yyyy-mm-dd).
+ */
+function dateFilter(statement: Statement, query: CatalogQuery): string {
+  const from =
+    query.departureFrom === undefined
+      ? ''
+      : `AND f.departure_date >= ${statement.param('departureFrom', query.departureFrom, 'date')}`;
+  const to =
+    query.departureTo === undefined
+      ? ''
+      : ` AND f.departure_date <= ${statement.param('departureTo', query.departureTo, 'date')}`;
+  return `${from}${to}`;
+}
+
+/**
+ * The columns a set of matches (`s`) carries: every one an ordering sorts by, a cursor compares or
+ * a dated page groups by. The minutes' and the date's columns only when needed: the search
+ * indexes (002) do not include them, and asking for them would read the table.
+ */
+function matchColumns(query: CatalogQuery): string {
+  let columns = 'f.id, f.created_at, f.price_cents, f.tickets, f.airline_name';
+  if (query.sort === 'fastest') {
+    columns += ', f.departure_date, f.departure_hour, f.arrival_date, f.arrival_hour';
+  } else if (hasDepartureRange(query)) {
+    columns += ', f.departure_date';
+  }
+  return columns;
+}
+
+/**
+ * The total and departure days of a dated query, counted over its matches `s` (one pass, read
+ * from 014's date index): no maintained count is kept per day (decision 016).
+ */
+const DATED_COUNTS = `d AS MATERIALIZED (
+  SELECT coalesce(sum(r.flights), 0)::int8 AS total,
+    string_agg(row_to_json(r)::text, ',' ORDER BY r.date) AS days
+  FROM (SELECT to_char(f.departure_date, 'YYYY-MM-DD') AS date,
+          min(f.price_cents) AS "lowestPriceCents", count(*) AS flights
+        FROM s f GROUP BY f.departure_date) r)`;
 
 function airlineFilter(statement: Statement, query: CatalogQuery): string {
   return query.airlineId === undefined
@@ -362,13 +423,14 @@ function pageStatement(
   sort: SortSpec,
   ctes: string,
   ids: string,
-  pageSize: number,
+  query: CatalogQuery,
 ): string {
-  const size = statement.param('pageSize', pageSize, 'int4');
+  const size = statement.param('pageSize', query.pageSize, 'int4');
   const order = `${sort.outKey}${sort.descending ? ' DESC' : ''}, p.id`;
+  const days = hasDepartureRange(query) ? '(SELECT d.days FROM d)' : 'NULL::text';
   return `
 WITH ${ctes}
-SELECT m.level, m.total, m.revision, m.state, a.items, a.ks[1] AS "firstKey", a.ids[1] AS "firstId",
+SELECT m.level, m.total, m.revision, m.state, ${days} AS days, a.items, a.ks[1] AS "firstKey", a.ids[1] AS "firstId",
        a.ks[cardinality(a.ks)] AS "lastKey", a.ids[cardinality(a.ids)] AS "lastId"
 FROM m, LATERAL (
   SELECT string_agg(p.j, ',' ORDER BY ${order}) AS items, array_agg(p.k ORDER BY ${order}) AS ks,
@@ -419,7 +481,7 @@ function limitOf(pageSize: number): number {
 function startPage(request: PageRequest) {
   const { query, position } = request;
   const statement = new Statement();
-  const filters = `${bandFilter(query.band)} ${airlineFilter(statement, query)}`;
+  const filters = `${bandFilter(query.band)} ${airlineFilter(statement, query)} ${dateFilter(statement, query)}`;
   return {
     query,
     position,
@@ -448,7 +510,7 @@ export function listingStatement(
   if (strategy === 'sort') {
     // The airline's flights from its index (the fence keeps the planner from walking an ordering's
     // index instead), sorted. Bounded by the airline's size.
-    const from = `(SELECT f.id, f.created_at, f.price_cents, f.tickets, f.airline_name FROM flights f
+    const from = `(SELECT ${matchColumns(query)} FROM flights f
       WHERE ${LISTED} ${filters} OFFSET 0) f`;
     if (position) {
       ids = `SELECT f.id FROM ${from} WHERE true ${positionFilter(statement, sort, position)}
@@ -488,9 +550,43 @@ export function listingStatement(
     }
   }
   return {
-    text: pageStatement(statement, sort, meta, ids, query.pageSize),
+    text: pageStatement(statement, sort, meta, ids, query),
     values: statement.values,
   };
+}
+
+/**
+ * A page of a dated listing (a departure range, no search or a search that matched nothing): the
+ * range's listed flights (014's date index, the other filters checked on its entries) are
+ * counted and grouped by day once, and sorted for the page. Bounded by the range's size, however
+ * deep the page; no maintained count knows a range's total (decision 016 has the figures).
+ */
+export function datedListingStatement(request: PageRequest): { text: string; values: unknown[] } {
+  const { query, statement, sort, filters } = startPage(request);
+  const matches = `SELECT ${matchColumns(query)} FROM flights f WHERE ${LISTED} ${filters}`;
+  const ctes = `s AS (${matches}),
+${DATED_COUNTS},
+m AS MATERIALIZED (
+  SELECT 0 AS level, (SELECT total FROM d) AS total, ${REVISION} AS revision, ${STATE} AS state)`;
+  return {
+    text: pageStatement(statement, sort, ctes, matchIds(request, statement), query),
+    values: statement.values,
+  };
+}
+
+/** The ids of a page of the matches `s` (sorted), by position or after `offset` rows. */
+function matchIds(request: PageRequest, statement: Statement): string {
+  const { query, position } = request;
+  const sort = SORTS[query.sort];
+  const limit = limitOf(query.pageSize);
+  if (position) {
+    return `SELECT f.id FROM s f WHERE true ${positionFilter(statement, sort, position)}
+      ORDER BY ${orderBy(sort, position.kind === 'before')} LIMIT ${limit}`;
+  }
+  if (request.offset === 0) return `SELECT f.id FROM s f ORDER BY ${orderBy(sort)} LIMIT ${limit}`;
+  const skip = skipOf(statement, request.offset, query.pageSize);
+  return `SELECT f.id FROM s f WHERE ${skip.value} < (SELECT total FROM m)
+      ORDER BY ${orderBy(sort)} LIMIT ${limit} OFFSET ${skip.clause}`;
 }
 
 /**
@@ -510,10 +606,14 @@ export function searchStatement(
   search: SearchTerms,
   stage: 'both' | 'either' = 'both',
 ): { text: string; values: unknown[] } {
-  const { query, position, statement, sort, limit, filters } = startPage(request);
+  const { query, statement, sort, filters } = startPage(request);
   const { origin, destination } = search;
-  const columns = 'f.id, f.created_at, f.price_cents, f.tickets, f.airline_name';
+  const columns = matchColumns(query);
+  const dated = hasDepartureRange(query);
+  // A dated search's total is counted over its matches (`d`); otherwise it is summed from the
+  // maintained counts, from the level's row (no airline) or the airline's.
   const noAirline = query.airlineId === undefined;
+  const totalOf = (fromCounts: string) => (dated ? '(SELECT total FROM d)' : fromCounts);
   let meta: string;
   let matches: string;
   if (origin !== undefined && destination !== undefined && stage === 'both') {
@@ -523,7 +623,7 @@ export function searchStatement(
     // every entry of the origin prefix being checked for the destination.
     const places = { origin, destination };
     meta = `SELECT CASE WHEN s.n > 0 THEN 1 ELSE -1 END AS level,
-      (CASE WHEN s.n > 0 THEN ${noAirline ? 's.t' : countOf(statement, query, places)} ELSE 0 END)::int8 AS total
+      (CASE WHEN s.n > 0 THEN ${totalOf(noAirline ? 's.t' : countOf(statement, query, places))} ELSE 0 END)::int8 AS total
       FROM ${placeSums(statement, query, places)} s`;
     matches = `SELECT f.* FROM (SELECT c.origin_key COLLATE "default" AS k FROM catalog_place_counts c
         WHERE c.airline_id IS NULL AND c.destination_key IS NULL
@@ -534,9 +634,11 @@ export function searchStatement(
     // No listed flight matches both places, so the two single-place counts do not overlap; the
     // destination branch leaves out origin matches in case one was written since the first stage.
     const o = placeRange(statement, 'origin', origin, 'f');
-    const total = noAirline
-      ? 'so.t + sd.t'
-      : `${countOf(statement, query, { origin })} + ${countOf(statement, query, { destination })}`;
+    const total = totalOf(
+      noAirline
+        ? 'so.t + sd.t'
+        : `${countOf(statement, query, { origin })} + ${countOf(statement, query, { destination })}`,
+    );
     meta = `SELECT CASE WHEN so.n > 0 OR sd.n > 0 THEN 2 ELSE 0 END AS level,
       (CASE WHEN so.n > 0 OR sd.n > 0 THEN ${total} ELSE 0 END)::int8 AS total
       FROM ${placeSums(statement, query, { origin })} so, ${placeSums(statement, query, { destination })} sd`;
@@ -549,28 +651,19 @@ export function searchStatement(
     const text = (origin ?? destination)!;
     const places = { [place]: text };
     meta = `SELECT CASE WHEN s.n > 0 THEN 1 ELSE 0 END AS level,
-      (CASE WHEN s.n > 0 THEN ${noAirline ? 's.t' : countOf(statement, query, places)} ELSE 0 END)::int8 AS total
+      (CASE WHEN s.n > 0 THEN ${totalOf(noAirline ? 's.t' : countOf(statement, query, places))} ELSE 0 END)::int8 AS total
       FROM ${placeSums(statement, query, places)} s`;
     matches = `SELECT ${columns} FROM flights f
       WHERE ${LISTED} AND ${placeRange(statement, place, text, 'f')} ${filters}`;
   }
   // Without a match the branches read nothing (the counts and the flights are of one snapshot).
-  const ctes = `m AS MATERIALIZED (
-  SELECT l.level, l.total, ${REVISION} AS revision, ${STATE} AS state FROM (${meta}) l),
-s AS (${matches})`;
-  let ids: string;
-  if (position) {
-    ids = `SELECT f.id FROM s f WHERE true ${positionFilter(statement, sort, position)}
-      ORDER BY ${orderBy(sort, position.kind === 'before')} LIMIT ${limit}`;
-  } else if (request.offset === 0) {
-    ids = `SELECT f.id FROM s f ORDER BY ${orderBy(sort)} LIMIT ${limit}`;
-  } else {
-    const skip = skipOf(statement, request.offset, query.pageSize);
-    ids = `SELECT f.id FROM s f WHERE ${skip.value} < (SELECT total FROM m)
-      ORDER BY ${orderBy(sort)} LIMIT ${limit} OFFSET ${skip.clause}`;
-  }
+  const metaCte = `m AS MATERIALIZED (
+  SELECT l.level, l.total, ${REVISION} AS revision, ${STATE} AS state FROM (${meta}) l)`;
+  const ctes = dated
+    ? `s AS (${matches}),\n${DATED_COUNTS},\n${metaCte}`
+    : `${metaCte},\ns AS (${matches})`;
   return {
-    text: pageStatement(statement, sort, ctes, ids, query.pageSize),
+    text: pageStatement(statement, sort, ctes, matchIds(request, statement), query),
     values: statement.values,
   };
 }
@@ -598,12 +691,14 @@ export async function runPageStatement(
       : kind === 'listing'
         ? 'none'
         : kind;
-  const { total, revision, state, items, firstKey, firstId, lastKey, lastId } = row!;
+  const { total, revision, state, days, items, firstKey, firstId, lastKey, lastId } = row!;
   const pageCount = Math.ceil(total / query.pageSize);
   // The field order of FlightCatalogPageSchema, as JSON.stringify would write the object.
+  const departureDays = hasDepartureRange(query) ? `,"departureDays":[${days ?? ''}]` : '';
   const body =
     `{"items":[${items ?? ''}],"page":${query.page},"pageSize":${query.pageSize},` +
-    `"total":${total},"pageCount":${pageCount},"originNotFound":${level === 'notFound'}}`;
+    `"total":${total},"pageCount":${pageCount},"originNotFound":${level === 'notFound'}` +
+    `${departureDays}}`;
   const first = firstId === null || firstKey === null ? undefined : { key: firstKey, id: firstId };
   const last = lastId === null || lastKey === null ? undefined : { key: lastKey, id: lastId };
   return { body, total, revision, version: state, level, first, last };

@@ -60,6 +60,8 @@ function catalogUrl(
   if (query.destination !== undefined) params.set('destination', query.destination);
   if (query.airlineId !== undefined) params.set('airlineId', query.airlineId);
   if (query.band !== 'all') params.set('band', query.band);
+  if (query.departureFrom !== undefined) params.set('departureFrom', query.departureFrom);
+  if (query.departureTo !== undefined) params.set('departureTo', query.departureTo);
   if (query.sort !== 'initial') params.set('sort', query.sort);
   params.set('page', String(page));
   if (query.pageSize !== HOME_PAGE_SIZE) params.set('pageSize', String(query.pageSize));

@@ -8,6 +8,7 @@ import {
 } from '@skyport/shared';
 import { uiLabels } from '../../../ui/labels.ts';
 import { SuggestingInput } from './suggesting-input.tsx';
+import { departureLabels } from '../departure-labels.ts';
 
 /** The slider's four marks, left to right, as the spec lists them. */
 const SLIDER_BANDS: readonly PriceBand[] = ['low', 'mid', 'high', 'all'];
@@ -25,6 +26,7 @@ const sortLabel: Record<CatalogSort, string> = {
   airline_desc: specLabels.sortAirlineDesc,
   stock_desc: specLabels.sortStockDesc,
   stock_asc: specLabels.sortStockAsc,
+  fastest: departureLabels.sortFastest,
 };
 
 export interface FilterPanelProps {
@@ -38,7 +40,7 @@ export interface FilterPanelProps {
   onReset: () => void;
 }
 
-/** Order (six orders plus initial), the four-mark price slider, airline autocomplete, reset. */
+/** Order (the spec's six orders, initial and fastest), the four-mark price slider, airline autocomplete, reset. */
 export function FilterPanel(props: FilterPanelProps) {
   const { sort, band, airlineId, airlines, onSortChange, onBandChange, onAirlineChange, onReset } =
     props;

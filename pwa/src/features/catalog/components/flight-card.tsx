@@ -5,12 +5,15 @@ import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { formatDate, formatHour, formatPrice } from '../../../ui/format.ts';
 import { HeartIcon, CartIcon } from '../../../ui/icons.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
+import { departureLabels } from '../departure-labels.ts';
 
 export interface FlightCardProps {
   flight: Flight;
   /** Guests and customers see the cart and favourite buttons; airlines and admins do not. */
   showBuyActions: boolean;
   isFavourite: boolean;
+  /** The flight departs on the cheapest day of a flexible date range (decision 016). */
+  cheapestDay?: boolean;
   onAddFavourite: (flight: Flight) => void;
   onAddToCart: (flight: Flight) => void;
 }
@@ -20,6 +23,7 @@ export function FlightCard({
   flight,
   showBuyActions,
   isFavourite,
+  cheapestDay = false,
   onAddFavourite,
   onAddToCart,
 }: FlightCardProps) {
@@ -70,6 +74,11 @@ export function FlightCard({
           {formatHour(flight.departureHour)} – {formatHour(flight.arrivalHour)} ·{' '}
           {uiLabels.hours(flight.durationEstimated)}
         </p>
+        {cheapestDay ? (
+          <p className="badge badge-success badge-sm h-auto py-0.5" data-testid="cheapest-day">
+            {departureLabels.cheapestDay}
+          </p>
+        ) : null}
         {flight.tickets < LOW_STOCK_THRESHOLD ? (
           <p className="badge badge-warning badge-sm h-auto py-0.5" data-testid="low-stock">
             {lowStockWarning(flight.tickets)}

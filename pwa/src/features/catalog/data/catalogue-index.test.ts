@@ -2,7 +2,9 @@ import { expect, test } from 'vitest';
 import {
   CATALOG_SORTS,
   CatalogQuerySchema,
+  DEPARTURE_FLEX_DAYS,
   PRICE_BANDS,
+  departureWindow,
   catalogComparator,
   queryCatalog,
   type Flight,
@@ -44,16 +46,20 @@ function flights(count: number, next: () => number): Flight[] {
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   return Array.from({ length: count }, (_, i) => {
     const airline = Math.floor(next() * AIRLINES.length);
+    // Ten days of departures, and durations with ties (the fastest order meets them).
+    const day = 1 + Math.floor(next() * 10);
+    const arrivalDay = day + (next() < 0.2 ? 1 : 0);
+    const pad = (n: number) => String(n).padStart(2, '0');
     return {
       id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
       airlineId: `00000000-0000-4000-8000-a0000000000${airline}`,
       airlineName: AIRLINES[airline]!,
       origin: pick(COUNTRIES),
       destination: pick(COUNTRIES),
-      departureDate: '2030-01-01',
-      departureHour: '08:30',
-      arrivalDate: '2030-01-01',
-      arrivalHour: '10:45',
+      departureDate: `2030-01-${pad(day)}`,
+      departureHour: pick(['08:30', '23:15']),
+      arrivalDate: `2030-01-${pad(arrivalDay)}`,
+      arrivalHour: pick(['10:45', '23:45', '01:00']),
       durationEstimated: '02:15',
       priceCents: pick([
         10_000_00,
@@ -84,6 +90,12 @@ test('the indexed local query lists exactly the pages of the shared reference ru
       airlineId:
         next() < 0.3 ? `00000000-0000-4000-8000-a0000000000${Math.floor(next() * 6)}` : undefined,
       band: pick(PRICE_BANDS),
+      ...(next() < 0.5
+        ? departureWindow(
+            `2030-01-${String(1 + Math.floor(next() * 10)).padStart(2, '0')}`,
+            pick(DEPARTURE_FLEX_DAYS),
+          )
+        : {}),
       sort: pick(CATALOG_SORTS),
       page: 1 + Math.floor(next() * 5),
       pageSize: pick([6, 10, 60]),

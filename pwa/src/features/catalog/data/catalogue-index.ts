@@ -1,6 +1,9 @@
 import {
   CATALOG_SORTS,
   catalogComparator,
+  departsWithin,
+  departureDaysCounter,
+  hasDepartureRange,
   isInPriceBand,
   isListedFlight,
   matchesSearchAtLevel,
@@ -281,15 +284,19 @@ export function queryCatalogIndex(index: CatalogIndex, query: CatalogQuery): Fli
   const start = (query.page - 1) * query.pageSize;
   const end = start + query.pageSize;
   const items: Flight[] = [];
+  const dated = hasDepartureRange(query);
+  const days = dated ? departureDaysCounter() : undefined;
   let total = 0;
   for (const flight of index.sorted(query.sort)) {
     if (query.airlineId !== undefined && flight.airlineId !== query.airlineId) continue;
     if (!isInPriceBand(flight.priceCents, query.band)) continue;
+    if (dated && !departsWithin(flight, query)) continue;
     if (!matchesSearchAtLevel(flight, search, level)) continue;
     if (total >= start && total < end) items.push(flight);
+    days?.add(flight);
     total += 1;
   }
-  return {
+  const page: FlightCatalogPage = {
     items,
     page: query.page,
     pageSize: query.pageSize,
@@ -297,4 +304,5 @@ export function queryCatalogIndex(index: CatalogIndex, query: CatalogQuery): Fli
     pageCount: pageCountFor(total, query.pageSize),
     originNotFound: level === 'notFound',
   };
+  return days ? { ...page, departureDays: days.days() } : page;
 }

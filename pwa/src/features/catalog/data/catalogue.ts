@@ -16,9 +16,13 @@ import {
 import { useRef } from 'react';
 import {
   CatalogQuerySchema,
+  DEPARTURE_FLEX_DAYS,
+  DateStringSchema,
   FlightCatalogPageSchema,
   HOME_PAGE_SIZE,
   averageRatingOf,
+  departureWindow,
+  type DepartureFlex,
   type Airline,
   type CatalogQuery,
   type Flight,
@@ -319,6 +323,11 @@ export function catalogQueryFromSearch(search: URLSearchParams): CatalogQuery {
   const parsed = CatalogQuerySchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+  // The departure bounds stand or fall together (one alone is refused).
+  if (bad.has('departureFrom') || bad.has('departureTo')) {
+    bad.add('departureFrom');
+    bad.add('departureTo');
+  }
   return CatalogQuerySchema.parse(
     Object.fromEntries(
       Object.entries(raw).filter(([key]) => !bad.has(key) && key in CatalogQuerySchema.shape),
@@ -356,9 +365,50 @@ function serverCatalogPage(query: CatalogQuery): Promise<FlightCatalogPage> {
   return page;
 }
 
-/** The home query lives in the URL (filters and page survive reloads and the back button). */
+/**
+ * The departure date a traveller chose on the home page, and how flexible they are about it:
+ * exactly that day, or a day or three either side. The URL keeps it as `date=yyyy-mm-dd&flex=3`;
+ * the catalogue query (and the API) get the inclusive range, `departureWindow` of @skyport/shared.
+ */
+export interface DepartureChoice {
+  date: string;
+  flex: DepartureFlex;
+}
+
+/** The latest date a window of ±3 days still fits before the year 10000. */
+const LAST_CHOOSABLE_DATE = '9999-12-28';
+
+/** The departure choice of the home URL; absent, or malformed, is no date filter. */
+export function departureChoiceFrom(params: URLSearchParams): DepartureChoice | undefined {
+  const date = params.get('date')?.trim() ?? '';
+  if (!DateStringSchema.safeParse(date).success || date < '1000' || date > LAST_CHOOSABLE_DATE)
+    return undefined;
+  const flex = DEPARTURE_FLEX_DAYS.find((days) => String(days) === params.get('flex')) ?? 0;
+  return { date, flex };
+}
+
+/** The URL parameters of a departure choice (none without a date; `flex` only when flexible). */
+export function departureParams(choice: DepartureChoice | undefined): Record<string, string> {
+  if (!choice) return {};
+  return choice.flex === 0
+    ? { date: choice.date }
+    : { date: choice.date, flex: String(choice.flex) };
+}
+
+/**
+ * The home query lives in the URL (filters and page survive reloads and the back button). Its
+ * departure range comes from the chosen date and flexibility only (`departureChoiceFrom`).
+ */
 export function homeQueryFrom(params: URLSearchParams): CatalogQuery {
-  return { ...catalogQueryFromSearch(params), pageSize: HOME_PAGE_SIZE };
+  const choice = departureChoiceFrom(params);
+  const rest = new URLSearchParams(params);
+  rest.delete('departureFrom');
+  rest.delete('departureTo');
+  return {
+    ...catalogQueryFromSearch(rest),
+    ...(choice ? departureWindow(choice.date, choice.flex) : {}),
+    pageSize: HOME_PAGE_SIZE,
+  };
 }
 
 /**
