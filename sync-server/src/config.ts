@@ -117,7 +117,35 @@ const EnvSchema = z.object({
   PAYPAL_API_BASE: z.string().url().default('https://api-m.sandbox.paypal.com'),
   /** How long a payment provider call may take before the checkout treats it as unanswered. */
   PAYMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  // Seat holds (issue 17, docs/decisions/013-seat-holds.md).
+  /** How long a seat hold keeps the cart's seats while the customer pays, in seconds. */
+  SEAT_HOLD_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(600),
+  /** The most of a flight's seats one customer may hold at once, in percent. */
+  SEAT_HOLD_MAX_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
+  /** How often each instance runs the job that gives expired holds' seats back (one at a time). */
+  SEAT_HOLD_RELEASE_EVERY_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  // Signed e-tickets (issue 17, docs/decisions/014-signed-tickets.md).
+  /**
+   * Security: seals the ticket signing keys' private halves in the database (AES-256-GCM under a
+   * key derived from it). Unset, new keys are stored unsealed (production warns at start-up).
+   * Keep it: keys sealed under it cannot sign without it (their tickets still verify).
+   */
+  TICKET_KEY_SECRET: z.string().min(32, 'must have at least 32 characters').optional(),
 });
+
+/** The seat-hold settings of the app (AppDeps.holds) from the environment. */
+export function holdSettingsFromConfig(config: Config) {
+  return {
+    ttlMs: config.SEAT_HOLD_SECONDS * 1000,
+    maxSharePercent: config.SEAT_HOLD_MAX_SHARE_PERCENT,
+    releaseEveryMs: config.SEAT_HOLD_RELEASE_EVERY_MS,
+  };
+}
 
 export type Config = z.infer<typeof EnvSchema>;
 

@@ -1,5 +1,15 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { cards, customer, logIn, syncedCartCount, waitForFlights } from '../support/helpers.ts';
+import {
+  cards,
+  customer,
+  expectAccessible,
+  logIn,
+  syncedCartCount,
+  waitForApp,
+  waitForFlights,
+} from '../support/helpers.ts';
+import { phone } from '../support/base-config.ts';
+import { chooseTheme, type Theme } from '../support/theme.ts';
 import { query } from './server.ts';
 
 /**
@@ -165,5 +175,113 @@ test.describe('the payment methods the server runs', () => {
     await expect(page.getByTestId('wallet')).toBeVisible();
     await expect(page.getByTestId('card-field')).toHaveCount(0);
     await expect(page.getByTestId('pay')).toHaveCount(0);
+  });
+});
+
+test.describe('seat holds and re-quotes (issue 17)', () => {
+  // Requests of the page, not of its service worker, so that a test can hold back the sync.
+  test.use({ serviceWorkers: 'block' });
+
+  /** The payment page at phone size in `theme`, saved for review. */
+  async function phoneScreenshot(page: Page, name: string, theme: Theme) {
+    await page.setViewportSize(phone.viewport);
+    await chooseTheme(page, theme);
+    await expectAccessible(page, `${name} (${theme})`);
+    await page.screenshot({
+      path: `test-results/seat-hold/${name}-phone-${theme}.png`,
+      fullPage: true,
+    });
+  }
+
+  test('the payment page holds the seats and counts the hold down; the held seats are out of the stock others see', async ({
+    page,
+  }) => {
+    await logIn(page);
+    await addTicket(page);
+    const held = page.waitForResponse(
+      (r) => r.url().endsWith('/api/checkout/hold') && r.request().method() === 'POST',
+    );
+    await page.goto('/payment');
+    const hold = (await (await held).json()) as { holdId: string; totalCents: number };
+    await expect(page.getByTestId('hold-active')).toContainText('Your seats are held for');
+    const countdown = page.getByTestId('hold-countdown');
+    await expect(countdown).toHaveText(/^(10:00|9:[0-5]\d)$/);
+    const first = await countdown.textContent();
+    await expect(countdown).not.toHaveText(first!);
+    await expect(page.getByTestId('pay')).toBeEnabled();
+
+    // On the server: one active hold of the customer, its seats out of the flights' stock.
+    const [[status, lines]] = query(
+      `SELECT h.status, (SELECT sum(amount) FROM seat_hold_lines WHERE hold_id = h.id)
+       FROM seat_holds h WHERE h.id = '${hold.holdId}'`,
+    ) as [[string, string]];
+    expect(status).toBe('active');
+    expect(Number(lines)).toBeGreaterThan(0);
+
+    for (const theme of ['light', 'dark'] as const) {
+      await phoneScreenshot(page, 'payment-countdown', theme);
+      await expect(page.getByTestId('hold-countdown')).toBeVisible();
+    }
+  });
+
+  test('a price changed by the airline between the cart and the payment: the page shows the old and new totals and charges only the confirmed new total', async ({
+    page,
+    context,
+  }) => {
+    await logIn(page);
+    await addTicket(page);
+    const since = databaseNow();
+    const user = `(SELECT id FROM users WHERE email = '${customer.email}')`;
+    const [[flightId, price]] = query(
+      `SELECT c.flight_id, f.price_cents FROM cart_lines c JOIN flights f ON f.id = c.flight_id
+       WHERE c.user_id = ${user} AND NOT c.deleted ORDER BY c.flight_id LIMIT 1`,
+    ) as [[string, string]];
+    // This device hears nothing more from the server's sync (the page is reloaded so that its
+    // open change stream goes too): its cart keeps the old price.
+    await context.route('**/api/sync/**', (route) => route.abort());
+    await page.reload();
+    await waitForApp(page);
+    // The airline raises the price (as its flight form would).
+    query(`UPDATE flights SET price_cents = ${Number(price) + 25_00} WHERE id = '${flightId}'`);
+    try {
+      const held = page.waitForResponse(
+        (r) => r.url().endsWith('/api/checkout/hold') && r.request().method() === 'POST',
+      );
+      await page.goto('/payment');
+      const hold = (await (await held).json()) as { holdId: string; totalCents: number };
+
+      const requote = page.getByTestId('requote');
+      await expect(requote).toContainText('The price changed');
+      const oldTotal = await page.getByTestId('requote-old').textContent();
+      const newTotal = await page.getByTestId('requote-new').textContent();
+      expect(oldTotal).not.toBe(newTotal);
+      // The server's quote is what the page now asks for; nothing is charged before confirming.
+      await expect(page.getByTestId('total')).toHaveText(newTotal!);
+      await expect(page.getByTestId('pay')).toBeDisabled();
+      for (const theme of ['light', 'dark'] as const) {
+        await phoneScreenshot(page, 'payment-requote', theme);
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      await page.getByTestId('requote-confirm').click();
+      await expect(requote).toHaveCount(0);
+      await expect(page.getByTestId('pay')).toHaveText(`Pay ${newTotal}`);
+      await fillCard(page, cards.success);
+      await page.getByTestId('pay').click();
+      await expect(page.getByTestId('payment-success')).toBeVisible({ timeout: 30_000 });
+
+      // One payment of exactly the hold's quote, against the hold, and its order.
+      expect(
+        query(
+          `SELECT status, amount_cents, hold_id FROM payments WHERE user_id = ${user} AND created_at >= '${since}'`,
+        ),
+      ).toEqual([['captured', String(hold.totalCents), hold.holdId]]);
+      expect(query(`SELECT status FROM seat_holds WHERE id = '${hold.holdId}'`)).toEqual([
+        ['consumed'],
+      ]);
+    } finally {
+      query(`UPDATE flights SET price_cents = ${price} WHERE id = '${flightId}'`);
+      await context.unroute('**/api/sync/**');
+    }
   });
 });

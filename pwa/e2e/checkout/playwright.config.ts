@@ -12,7 +12,7 @@ import { checkoutServer } from './server.ts';
  */
 export default defineE2eConfig({
   testDir: '.',
-  testMatch: '*.spec.ts',
+  testMatch: 'checkout.spec.ts',
   outputDir: '../../test-results/checkout/output',
   timeout: 90_000,
   expect: { timeout: 15_000 },

@@ -9,22 +9,38 @@ export const checkoutServer = {
   database: process.env.E2E_CHECKOUT_DATABASE ?? 'skyport_e2e_checkout',
 };
 
-/** The URL of the database start-server.mjs made for this suite (a server's, or the embedded one). */
-function databaseUrl(): string {
+/**
+ * The seat-hold suite's server (seat-hold.config.ts): holds of a few seconds, so that a test sees
+ * one run out (issue 17).
+ */
+export const seatHoldServer = {
+  port: Number(process.env.E2E_SEAT_HOLD_PORT ?? 8798),
+  database: process.env.E2E_SEAT_HOLD_DATABASE ?? 'skyport_e2e_seat_hold',
+};
+
+type SuiteServer = typeof checkoutServer;
+
+/** The URL of the database start-server.mjs made for a suite (a server's, or the embedded one). */
+function databaseUrl(server: SuiteServer): string {
   if (process.env.DATABASE_URL) {
     const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${checkoutServer.database}`;
+    url.pathname = `/${server.database}`;
     return url.toString();
   }
   // The embedded PostgreSQL start-server.mjs starts at E2E_PORT + 1000 (sync-server/src/db/embedded.ts).
-  return `postgres://postgres:skyport-local@127.0.0.1:${checkoutServer.port + 1000}/skyport`;
+  return `postgres://postgres:skyport-local@127.0.0.1:${server.port + 1000}/skyport`;
 }
 
-/** Runs one query with psql and returns its rows, each as its columns' texts. */
+/** Runs one query with psql on the checkout suite's database; its rows, as columns' texts. */
 export function query(sql: string): string[][] {
+  return queryOn(checkoutServer, sql);
+}
+
+/** Runs one query with psql on `server`'s database and returns its rows. */
+export function queryOn(server: SuiteServer, sql: string): string[][] {
   const out = execFileSync(
     'psql',
-    [databaseUrl(), '-X', '-A', '-t', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+    [databaseUrl(server), '-X', '-A', '-t', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', sql],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return out

@@ -19,4 +19,19 @@ export const checkoutLabels = {
   noMethods: 'No payment method is available right now.',
   paypalFailed: 'PayPal could not be loaded.',
   pendingAmount: 'Payment in progress',
+  // Seat holds and re-quotes (issue 17)
+  holding: 'Holding your seats…',
+  heldFor: 'Your seats are held for',
+  heldText: 'Pay before the time runs out. Then the seats go back on sale; your cart stays.',
+  expiredTitle: "Time's up: your seats went back on sale",
+  expiredText:
+    'Your cart is still here. Hold the seats again to pay; if others bought them meanwhile, we will tell you.',
+  holdAgain: 'Hold the seats again',
+  holdFailed: 'Your seats could not be held',
+  backToCart: 'Back to the cart',
+  requoteTitle: 'The price changed',
+  requoteOld: 'Your cart showed',
+  requoteNew: 'The total is now',
+  requoteText: 'An airline changed a price since you filled your cart. Nothing has been charged.',
+  requoteConfirm: (total: string) => `Confirm the new total of ${total}`,
 } as const;

@@ -81,8 +81,14 @@ export async function replaceCart(
   const amounts = items.map((i) => i.amount);
   await sql.begin(async (tx) => {
     await lockPartition(tx, userId);
+    // The customer's own seat hold (issue 17, checkout/holds.ts) took its seats out of
+    // `tickets`; they are still theirs to keep in the cart (saving the cart again on the payment
+    // page, or before holding them again).
     const flights = await tx<{ id: string; tickets: number }[]>`
-      SELECT id, tickets FROM flights WHERE id = ANY(${ids}::uuid[]) AND NOT deleted`;
+      SELECT f.id, f.tickets + coalesce((
+               SELECT sum(l.amount) FROM seat_hold_lines l JOIN seat_holds h ON h.id = l.hold_id
+               WHERE l.flight_id = f.id AND h.user_id = ${userId} AND h.status = 'active'), 0)::int8 AS tickets
+      FROM flights f WHERE f.id = ANY(${ids}::uuid[]) AND NOT f.deleted`;
     const stock = new Map(flights.map((f) => [f.id, f.tickets]));
     const unknown = ids.filter((id) => !stock.has(id));
     if (unknown.length > 0)

@@ -113,6 +113,16 @@ const cases: Case[] = [
     request: async () => [`/api/checkout/${crypto.randomUUID()}/confirm`, { method: 'POST' }],
   },
   {
+    name: 'POST /api/checkout/hold (empty cart)',
+    expected: row(401, 400, 403, 403, 403, 403, 401, 403),
+    request: async () => ['/api/checkout/hold', jsonRequest('POST', {})],
+  },
+  {
+    name: "DELETE /api/checkout/hold/:id (not the caller's)",
+    expected: row(401, 404, 403, 403, 403, 403, 401, 403),
+    request: async () => [`/api/checkout/hold/${crypto.randomUUID()}`, { method: 'DELETE' }],
+  },
+  {
     name: "GET /api/checkout/:id (not the caller's)",
     expected: row(401, 404, 404, 403, 403, 403, 401, 403),
     request: async () => [`/api/checkout/${crypto.randomUUID()}`, {}],

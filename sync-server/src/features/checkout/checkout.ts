@@ -4,6 +4,7 @@ import type { Sql } from '../../db/client.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Payments } from '../../payments/index.ts';
+import type { TicketService } from '../tickets/tickets.ts';
 import {
   isActionRequired,
   PaymentDeclinedError,
@@ -17,6 +18,7 @@ import {
   findPaymentByKey,
   findStalledPayments,
   insertPayment,
+  type Quote,
   markCaptured,
   OrderRefusedError,
   quoteCart,
@@ -26,6 +28,7 @@ import {
   writeOrder,
   type PaymentRow,
 } from './queries.ts';
+import { findHold } from './hold-queries.ts';
 
 /**
  * The checkout state machine (docs/architecture.md §6, migration 005). A payment row, keyed by the caller's
@@ -34,6 +37,9 @@ import {
  * lease lapsed, or the reconciler) continues from where it stands:
  *
  *   created → authorised → order transaction (stock, order, lines, sales, cart) → captured
+ *
+ * With a seat hold (holds.ts, issue 17) the quote is the hold's and the order transaction consumes
+ * the hold instead of taking stock; a hold released meanwhile ends the checkout as `hold_expired`.
  *
  * A buyer's step at the provider parks the row in `approval_pending`: a wallet order to approve,
  * or a card's 3-D Secure authentication (the card's pending payment in `provider_order_id`).
@@ -53,6 +59,8 @@ export interface CheckoutDeps {
   sql: Sql;
   logger: Logger;
   payments: Payments;
+  /** Signs the tickets of an order as it is confirmed, in the same transaction (issue 17). */
+  tickets?: Pick<TicketService, 'issueForOrder'>;
   /** Called once per captured checkout (the purchase receipt); failures are only logged. */
   onCaptured?: (payment: PaymentRow) => Promise<void>;
   /** How long a request holds a checkout it works on. */
@@ -81,6 +89,11 @@ export interface CheckoutInput {
   amountCents: number;
   method: CheckoutMethod;
   receiptEmail?: string | undefined;
+  /**
+   * The caller's seat hold to pay (issue 17): the hold's quote is charged and its seats bought;
+   * without it, the cart is quoted and stock taken in the order transaction (the spec's flow).
+   */
+  holdId?: string | undefined;
 }
 
 export type CheckoutOutcome =
@@ -112,10 +125,17 @@ function requestHash(
   amountCents: number,
   method: 'card' | 'wallet',
   paymentMethod: string | null,
+  holdId: string | undefined,
 ): string {
+  // Without a hold, the hash of checkouts started before holds existed.
   return createHash('sha256')
-    .update(`${amountCents}|${method}|${paymentMethod ?? ''}`)
+    .update(`${amountCents}|${method}|${paymentMethod ?? ''}${holdId ? `|hold:${holdId}` : ''}`)
     .digest('hex');
+}
+
+/** The answer to a payment against a hold that has no seats any more. */
+function holdExpiredError(): AppError {
+  return new AppError(ErrorCode.Conflict, messages.holdExpired, { reason: 'hold_expired' });
 }
 
 /** The error a failed checkout answers with, the same for the first request and every replay. */
@@ -126,6 +146,7 @@ function failureOf(payment: PaymentRow): AppError {
   if (code === 'price_changed') {
     return new AppError(ErrorCode.Conflict, PRICE_CHANGED, { reason: code });
   }
+  if (code === 'hold_expired') return holdExpiredError();
   if (code === 'abandoned' || code === 'expired') {
     return new AppError(ErrorCode.Conflict, 'This checkout was not completed; start a new one', {
       reason: code,
@@ -345,7 +366,7 @@ export function createCheckout(deps: CheckoutDeps) {
         );
         continue;
       }
-      payment = await markCaptured(sql, payment.id);
+      payment = await markCaptured(sql, payment.id, deps.tickets?.issueForOrder);
       if (deps.onCaptured) {
         const captured = payment;
         deps
@@ -452,9 +473,33 @@ export function createCheckout(deps: CheckoutDeps) {
     }
   }
 
+  /**
+   * The quote of a payment against a seat hold: the hold's lines and totals, if the hold is the
+   * caller's and still holds its seats. (A replay of a started checkout never gets here.)
+   */
+  async function heldQuote(userId: string, holdId: string): Promise<Quote> {
+    const hold = await findHold(sql, holdId);
+    // Security: another customer's hold is answered like an unknown one.
+    if (!hold || hold.user_id !== userId) {
+      throw new AppError(ErrorCode.NotFound, messages.holdNotFound);
+    }
+    if (hold.status !== 'active' || hold.expires_in_ms <= 0) throw holdExpiredError();
+    return {
+      lines: hold.lines.map((line) => ({ ...line, unitPriceCents: Number(line.unitPriceCents) })),
+      totals: {
+        subtotalCents: hold.subtotal_cents,
+        feeCents: hold.fee_cents,
+        totalCents: hold.total_cents,
+      },
+      unavailable: [],
+      cartVersion: '',
+    };
+  }
+
   return {
     /**
-     * Starts (or, for a known key, replays) a checkout of the caller's server-side cart.
+     * Starts (or, for a known key, replays) a checkout of the caller's server-side cart, or of
+     * the caller's seat hold (`holdId`).
      * @throws AppError 400 empty cart / method unavailable, 409 no stock / price changed /
      *         key reused, 402 declined, 503 outcome unknown (retry with the same key).
      */
@@ -471,12 +516,13 @@ export function createCheckout(deps: CheckoutDeps) {
         input.method.type === 'card'
           ? provider.normalizeCardMethod(input.method.paymentMethodId)
           : null;
-      const hash = requestHash(input.amountCents, input.method.type, storedMethod);
-      const [existing, quote] = await Promise.all([
+      const hash = requestHash(input.amountCents, input.method.type, storedMethod, input.holdId);
+      const [existing, cartQuote] = await Promise.all([
         findPaymentByKey(sql, input.userId, input.idempotencyKey),
-        quoteCart(sql, input.userId),
+        input.holdId === undefined ? quoteCart(sql, input.userId) : undefined,
       ]);
       if (existing) return replay(existing, hash);
+      const quote = cartQuote ?? (await heldQuote(input.userId, input.holdId!));
 
       if (quote.lines.length === 0)
         throw new AppError(ErrorCode.BadRequest, 'Your cart is empty', { reason: 'empty_cart' });
@@ -487,6 +533,8 @@ export function createCheckout(deps: CheckoutDeps) {
         });
       }
       if (quote.totals.totalCents !== input.amountCents) {
+        // The server's quote (the hold's, or the cart's now) is in the details: a client shows
+        // the old and new totals and, once the buyer agrees, pays the new one (a re-quote).
         throw new AppError(ErrorCode.Conflict, PRICE_CHANGED, {
           reason: 'price_changed',
           ...quote.totals,
@@ -503,6 +551,7 @@ export function createCheckout(deps: CheckoutDeps) {
         totals: quote.totals,
         receiptEmail: input.receiptEmail ?? null,
         leaseMs,
+        holdId: input.holdId,
       });
       if (!created)
         return replay((await findPaymentByKey(sql, input.userId, input.idempotencyKey))!, hash);

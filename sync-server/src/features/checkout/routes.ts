@@ -14,6 +14,7 @@ import { purchaseReceiptEmail } from '../email/templates.ts';
 import type { Mailer } from '../email/mailer.ts';
 import type { BackgroundTasks } from '../identity/background.ts';
 import { requireUser, type AuthEnv } from '../identity/guard.ts';
+import type { TicketService } from '../tickets/tickets.ts';
 import {
   createCheckout,
   startPaymentReconciler,
@@ -21,6 +22,14 @@ import {
   type CheckoutOutcome,
 } from './checkout.ts';
 import { getOrderSummary, quoteCart, type PaymentRow } from './queries.ts';
+import {
+  createHolds,
+  defaultHoldSettings,
+  holdView,
+  startHoldReleaser,
+  type HoldSettings,
+  type Holds,
+} from './holds.ts';
 
 export interface CheckoutRouteDeps {
   sql: Sql;
@@ -30,8 +39,12 @@ export interface CheckoutRouteDeps {
   background: BackgroundTasks;
   /** The shop's public address, for links in the receipt. */
   publicUrl: string;
-  /** Stops the reconciler on shutdown. */
+  /** Stops the reconciler and the seat-hold release job on shutdown. */
   lifecycle?: Lifecycle;
+  /** Seat holds (issue 17): their lifetime, the share cap and the release job's period. */
+  holds?: Partial<HoldSettings>;
+  /** Signed e-tickets (issue 17): issued as an order is confirmed. */
+  tickets?: Pick<TicketService, 'issueForOrder'>;
 }
 
 /**
@@ -47,6 +60,7 @@ export const IdempotencyKeySchema = text()
 /** §7 `POST /stripe` {id, amount, receipt_email}, plus an optional idempotency key. */
 const StripeCheckoutBodySchema = StripeChargeBodySchema.extend({
   idempotencyKey: IdempotencyKeySchema.optional(),
+  holdId: IdSchema.optional(),
 });
 
 const AmountSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -59,16 +73,23 @@ const CheckoutBodySchema = z.discriminatedUnion('method', [
     amount: AmountSchema,
     receiptEmail: z.email().max(254).optional(),
     idempotencyKey: IdempotencyKeySchema.optional(),
+    /** Pay the caller's seat hold (POST /api/checkout/hold) instead of quoting the cart. */
+    holdId: IdSchema.optional(),
   }),
   z.object({
     method: z.literal('wallet'),
     amount: AmountSchema,
     receiptEmail: z.email().max(254).optional(),
     idempotencyKey: IdempotencyKeySchema.optional(),
+    /** Pay the caller's seat hold (POST /api/checkout/hold) instead of quoting the cart. */
+    holdId: IdSchema.optional(),
   }),
 ]);
 
 const PaymentIdParamSchema = z.object({ paymentId: IdSchema });
+const HoldIdParamSchema = z.object({ holdId: IdSchema });
+/** `POST /api/checkout/hold`: an optional key in the body (or the Idempotency-Key header). */
+const HoldBodySchema = z.object({ idempotencyKey: IdempotencyKeySchema.optional() });
 const TestCardBodySchema = z.object({ number: text().trim().min(1).max(40) });
 const WalletOrderParamSchema = z.object({ orderId: text().regex(/^wo_test_[0-9a-f]{20}$/) });
 
@@ -212,6 +233,7 @@ button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem;border-radius:.4re
 export function checkoutRoutes(deps: CheckoutRouteDeps): {
   routes: Hono<AuthEnv>;
   checkout: Checkout;
+  holds: Holds;
 } {
   const { sql, logger, payments } = deps;
   const checkout = createCheckout({
@@ -220,12 +242,53 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     payments,
     onCaptured: receiptSender(deps),
     publicOrigin: deps.publicUrl,
+    tickets: deps.tickets,
   });
   if (payments.settings.reconcileEveryMs) {
     const stop = startPaymentReconciler(checkout, logger, payments.settings.reconcileEveryMs);
     deps.lifecycle?.onShutdown('payment reconciler', stop);
   }
+  const holds = createHolds({
+    sql,
+    logger,
+    settings: { ...defaultHoldSettings, ...deps.holds },
+  });
+  if (holds.settings.releaseEveryMs) {
+    const stop = startHoldReleaser(holds, logger, holds.settings.releaseEveryMs);
+    deps.lifecycle?.onShutdown('seat hold release job', stop);
+  }
   const app = new Hono<AuthEnv>();
+
+  // Seat holds (issue 17): the cart's seats out of stock until the hold expires, at the server's
+  // prices. Replaying the request (its Idempotency-Key) answers the same hold, never a longer one.
+  app.post('/checkout/hold', buyer(), validate('json', HoldBodySchema), async (c) => {
+    const header = c.req.header('idempotency-key');
+    const bodyKey = c.req.valid('json').idempotencyKey;
+    let key = bodyKey;
+    if (header !== undefined) {
+      const parsed = IdempotencyKeySchema.safeParse(header);
+      if (!parsed.success) {
+        throw new AppError(
+          ErrorCode.BadRequest,
+          parsed.error.issues[0]?.message ?? 'Invalid Idempotency-Key',
+        );
+      }
+      if (bodyKey !== undefined && bodyKey !== parsed.data) {
+        throw new AppError(
+          ErrorCode.BadRequest,
+          'The Idempotency-Key header and the body idempotencyKey differ',
+        );
+      }
+      key = parsed.data;
+    }
+    const { hold, created } = await holds.hold(c.var.authUser.id, key);
+    return c.json(holdView(hold), created ? 201 : 200);
+  });
+
+  app.delete('/checkout/hold/:holdId', buyer(), validate('param', HoldIdParamSchema), async (c) => {
+    const hold = await holds.cancel(c.var.authUser.id, c.req.valid('param').holdId);
+    return c.json(holdView(hold));
+  });
 
   // What the checkout screen offers: which provider takes cards and wallets, and whether this is
   // test mode (the PWA marks it visibly, docs/architecture.md §6).
@@ -261,7 +324,7 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
       sql,
       user.id,
       body.idempotencyKey,
-      `card|${body.amount}|${body.id}`,
+      `card|${body.amount}|${body.id}|${body.holdId ?? ''}`,
     );
     const outcome = await checkout.start({
       userId: user.id,
@@ -269,6 +332,7 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
       amountCents: body.amount,
       method: { type: 'card', paymentMethodId: body.id },
       receiptEmail: body.receipt_email,
+      holdId: body.holdId,
     });
     return answer(c, sql, outcome);
   });
@@ -277,9 +341,9 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     const user = c.var.authUser;
     const body = c.req.valid('json');
     const extra =
-      body.method === 'card'
+      (body.method === 'card'
         ? `card|${body.amount}|${body.paymentMethodId}`
-        : `wallet|${body.amount}`;
+        : `wallet|${body.amount}`) + (body.holdId ? `|${body.holdId}` : '');
     const key = await checkoutKey(c, sql, user.id, body.idempotencyKey, extra);
     const outcome = await checkout.start({
       userId: user.id,
@@ -290,6 +354,7 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
           ? { type: 'card', paymentMethodId: body.paymentMethodId }
           : { type: 'wallet', origin: new URL(c.req.url).origin },
       receiptEmail: body.receiptEmail,
+      holdId: body.holdId,
     });
     return answer(c, sql, outcome);
   });
@@ -384,5 +449,5 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     return c.json({ received: true });
   });
 
-  return { routes: app, checkout };
+  return { routes: app, checkout, holds };
 }

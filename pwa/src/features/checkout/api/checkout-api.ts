@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OrderSchema, type CartLine } from '@skyport/shared';
+import { OrderSchema, SeatHoldSchema, type CartLine, type SeatHold } from '@skyport/shared';
 import { apiRequest } from '../../../api/api-client.ts';
 
 /**
@@ -76,6 +76,8 @@ export function startCheckout(input: {
   amountCents: number;
   receiptEmail: string | null;
   idempotencyKey: string;
+  /** The seat hold it pays: the server charges the hold's quote (`amountCents` must equal it). */
+  holdId?: string | null | undefined;
 }): Promise<CheckoutAnswer> {
   return apiRequest('/checkout', {
     method: 'POST',
@@ -85,9 +87,19 @@ export function startCheckout(input: {
       ...(input.method === 'card' ? { paymentMethodId: input.paymentMethodId ?? '' } : {}),
       amount: input.amountCents,
       ...(input.receiptEmail ? { receiptEmail: input.receiptEmail } : {}),
+      ...(input.holdId ? { holdId: input.holdId } : {}),
     },
     schema: CheckoutAnswerSchema,
   });
+}
+
+/**
+ * Holds the saved cart's seats while the customer pays (`POST /api/checkout/hold`): the server
+ * prices it and answers the hold with its expiry. Asking again for the same cart answers the same
+ * hold, never a longer one; a hold that has expired is replaced by a new one.
+ */
+export function holdSeats(): Promise<SeatHold> {
+  return apiRequest('/checkout/hold', { method: 'POST', body: {}, schema: SeatHoldSchema });
 }
 
 /**

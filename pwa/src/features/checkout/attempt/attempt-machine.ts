@@ -33,6 +33,8 @@ export interface Attempt {
   receiptEmail: string | null;
   /** The server's id of this checkout, once an answer (or a 503's details) named it. */
   paymentId: string | null;
+  /** The seat hold it pays (issue 17): its quote is `amountCents`. Absent in older attempts. */
+  holdId?: string | null;
   /**
    * `start`: send the checkout with its key (the first time and every retry);
    * `confirm`: the buyer finished their step at the provider, continue the checkout by its id.

@@ -24,6 +24,7 @@ const AttemptSchema = z.object({
   paymentMethodId: z.string().max(255).nullable(),
   receiptEmail: z.string().max(254).nullable(),
   paymentId: z.string().max(64).nullable(),
+  holdId: z.string().max(64).nullable().optional(),
   step: z.enum(['start', 'confirm']),
 });
 

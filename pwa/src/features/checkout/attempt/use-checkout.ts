@@ -39,6 +39,7 @@ export function useCheckout(
             amountCents: attempt.amountCents,
             receiptEmail: attempt.receiptEmail,
             idempotencyKey: attempt.key,
+            holdId: attempt.holdId,
           }),
         confirm: (paymentId) => checkoutApi.confirmCheckout(paymentId),
       },

@@ -4,15 +4,16 @@ import { specLabels, type CartLine, type Totals } from '@skyport/shared';
 import { ApiError, errorMessage, reportApiError } from '../../../api/api-client.ts';
 import { formatPrice } from '../../../ui/format.ts';
 import { uiLabels } from '../../../ui/labels.ts';
-import { showToast } from '../../../ui/toast.tsx';
-import * as checkoutApi from '../api/checkout-api.ts';
 import type { CheckoutConfig } from '../api/checkout-api.ts';
 import { cartFingerprint, pendingAttempt, type CheckoutState } from '../attempt/attempt-machine.ts';
 import type { CheckoutDriver, NewAttempt } from '../attempt/checkout-driver.ts';
 import { useCheckout } from '../attempt/use-checkout.ts';
 import { useCheckoutConfig } from '../data/checkout-config.ts';
 import { checkoutLabels } from '../labels.ts';
+import { requoteOf, timeLeft } from '../hold/hold-clock.ts';
+import { useNow, useSeatHold } from '../hold/seat-hold.ts';
 import { AttemptStatus } from './attempt-status.tsx';
+import { HoldPanel } from './hold-panel.tsx';
 import { PaymentScreen } from './payment-screen.tsx';
 import { TestCardField, type CardFieldState } from './test-card-field.tsx';
 
@@ -64,31 +65,63 @@ export function CheckoutPage({
 }) {
   const configState = useCheckoutConfig();
   const walletReturn = useWalletReturn();
-  const newAttempt = (
-    method: 'card' | 'wallet',
-    paymentMethodId: string | null,
-    email: string,
-  ): NewAttempt => ({
-    key: newKey(),
-    cart: cartFingerprint(lines, totals.totalCents),
-    amountCents: totals.totalCents,
-    method,
-    paymentMethodId,
-    receiptEmail: email,
-  });
   const { driver, state } = useCheckout(user.id, (opened) => {
     if (walletReturn) {
+      // Back from the wallet with no stored attempt (another browser's storage): the checkout is
+      // confirmed by its id; what it pays was decided when it started.
       opened.returnFromWallet(
         walletReturn.paymentId,
         walletReturn.approved,
         uiLabels.paymentFailed,
-        newAttempt('wallet', null, user.email),
+        {
+          key: newKey(),
+          cart: cartFingerprint(lines, totals.totalCents),
+          amountCents: totals.totalCents,
+          method: 'wallet',
+          paymentMethodId: null,
+          receiptEmail: user.email,
+        },
       );
     } else {
       opened.resume();
     }
   });
   const [walletBusy, setWalletBusy] = useState(false);
+
+  // The seat hold (issue 17): taken once the page knows no attempt is under way, counted down,
+  // and its quote (the server's prices) is what an attempt pays, once a new price is confirmed.
+  const attempt = pendingAttempt(state);
+  const seatHold = useSeatHold(lines, driver !== null && state.name === 'ready');
+  const held = seatHold.state.name === 'held' ? seatHold.state : null;
+  const now = useNow(held !== null);
+  const leftMs = held ? timeLeft(held.deadline, now) : 0;
+  const [acceptedQuote, setAcceptedQuote] = useState<{
+    holdId: string;
+    totalCents: number;
+  } | null>(null);
+  const requote = held ? requoteOf(totals.totalCents, held.hold, acceptedQuote) : null;
+  const canPay = held !== null && leftMs > 0 && requote === null;
+  const quoted: Totals = held
+    ? {
+        subtotalCents: held.hold.subtotalCents,
+        feeCents: held.hold.feeCents,
+        totalCents: held.hold.totalCents,
+      }
+    : totals;
+
+  const newAttempt = (
+    method: 'card' | 'wallet',
+    paymentMethodId: string | null,
+    email: string,
+  ): NewAttempt => ({
+    key: newKey(),
+    cart: cartFingerprint(lines, quoted.totalCents),
+    amountCents: quoted.totalCents,
+    method,
+    paymentMethodId,
+    receiptEmail: email,
+    holdId: held?.hold.holdId ?? null,
+  });
 
   const succeeded = state.name === 'succeeded';
   const done = useRef(false);
@@ -99,7 +132,6 @@ export function CheckoutPage({
     }
   }, [succeeded, onSucceeded]);
 
-  const attempt = pendingAttempt(state);
   if (succeeded) return null;
   if (!attempt && lines.length === 0) {
     return (
@@ -146,12 +178,12 @@ export function CheckoutPage({
     email: string;
     createPaymentMethod: (email: string) => Promise<string>;
   }): Promise<string | null> => {
-    if (!driver || driver.getState().name !== 'ready') return null;
+    if (!driver || driver.getState().name !== 'ready' || !canPay) return null;
     let paymentMethodId = '';
     // One payment method per attempt: created here once; every retry of the attempt reuses it.
+    // (The cart was saved when its seats were held.)
     const prepared = await prepare(async () => {
       paymentMethodId = await createPaymentMethod(email);
-      await checkoutApi.saveCart(lines);
     });
     if (!prepared.ok) return prepared.message;
     driver.start(newAttempt('card', paymentMethodId, email));
@@ -165,11 +197,7 @@ export function CheckoutPage({
   > | null> => {
     if (!driver) return null;
     if (driver.getState().name === 'ready') {
-      const prepared = await prepare(() => checkoutApi.saveCart(lines));
-      if (!prepared.ok) {
-        if (prepared.message) showToast(prepared.message, 'error');
-        return null;
-      }
+      if (!canPay) return null;
       driver.start(newAttempt('wallet', null, user.email));
     }
     const reached = await driver.waitFor((s) => s.name !== 'submitting' && s.name !== 'confirming');
@@ -195,7 +223,7 @@ export function CheckoutPage({
   const walletButton = config
     ? walletFor(config, {
         driver,
-        disabled: walletBusy || (locked && state.name !== 'approving'),
+        disabled: walletBusy || (locked ? state.name !== 'approving' : !canPay),
         busy: walletBusy,
         payWithTestWallet,
         walletApproval,
@@ -246,9 +274,24 @@ export function CheckoutPage({
     <PaymentScreen
       totals={
         lines.length > 0
-          ? totals
+          ? quoted
           : { subtotalCents: 0, feeCents: 0, totalCents: attempt?.amountCents ?? 0 }
       }
+      holdPanel={
+        attempt === null || leftMs > 0 ? (
+          <HoldPanel
+            state={seatHold.state}
+            leftMs={leftMs}
+            requote={attempt === null ? requote : null}
+            onHoldAgain={seatHold.holdAgain}
+            onAcceptRequote={() =>
+              held &&
+              setAcceptedQuote({ holdId: held.hold.holdId, totalCents: held.hold.totalCents })
+            }
+          />
+        ) : null
+      }
+      canPay={canPay}
       notice={notice}
       defaultEmail={user.email}
       testMode={config?.testMode ?? false}

@@ -38,6 +38,13 @@ export interface PaymentScreenProps {
   error: string | null;
   /** About the payment methods: loading, failed to load, none, or the amount under way. */
   methodsNotice: ReactNode | null;
+  /** The seat hold's countdown, its expiry and a re-quote (HoldPanel), above the form. */
+  holdPanel?: ReactNode;
+  /**
+   * Whether Pay may start an attempt: the seats are held, the hold has not run out, and any new
+   * price was confirmed. The form stays editable meanwhile.
+   */
+  canPay?: boolean;
 }
 
 /** /payment: email and card field, pay button (disabled while processing), wallet option. */
@@ -54,6 +61,8 @@ export function PaymentScreen({
   status,
   error,
   methodsNotice,
+  holdPanel = null,
+  canPay = true,
 }: PaymentScreenProps) {
   const [card, setCard] = useState<CardFieldState>({
     complete: false,
@@ -85,7 +94,7 @@ export function PaymentScreen({
     return onPay({ email, createPaymentMethod: card.createPaymentMethod });
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
-    if (disabled) {
+    if (disabled || !canPay) {
       event.preventDefault();
       return;
     }
@@ -113,6 +122,7 @@ export function PaymentScreen({
             </p>
           ) : null}
           {status}
+          {holdPanel}
           {methodsNotice}
           {renderCardField ? (
             <>
@@ -141,7 +151,7 @@ export function PaymentScreen({
             <button
               type="submit"
               className="btn btn-primary btn-lg"
-              disabled={disabled}
+              disabled={disabled || !canPay}
               data-testid="pay"
             >
               {processing ? <span className="loading loading-spinner" aria-hidden="true" /> : null}
