@@ -24,8 +24,14 @@ import type { SyncCollectionName } from '@skyport/shared';
  *    database (and lost what the old one had not pushed); the name has not changed since.
  * 3. cart lines and favourites gained the optional `flightDeleted` (issue 14): cart and
  *    favourites version 1, documents unchanged.
+ * 4. sales gained the optional `flight`, the route and departure of the flight as sold
+ *    (issue 16): sales version 1, documents unchanged; a stored sale without it is pulled
+ *    again (`SERVER_FILLED_FIELDS`).
+ * 5. order lines gained the optional `ticket`, the line's signed e-ticket (issue 17): orders
+ *    version 1, documents unchanged (the server gives every order that gets its tickets a new
+ *    revision, so they arrive by the ordinary pull).
  */
-export const LOCAL_LAYOUT = 3;
+export const LOCAL_LAYOUT = 5;
 
 /** The schema version of each collection in the current layout. */
 export const COLLECTION_VERSIONS: Readonly<Record<SyncCollectionName, number>> = {
@@ -36,8 +42,18 @@ export const COLLECTION_VERSIONS: Readonly<Record<SyncCollectionName, number>> =
   cart: 1,
   preferences: 0,
   reviewDrafts: 0,
-  orders: 0,
-  sales: 0,
+  orders: 1,
+  sales: 1,
+};
+
+/**
+ * Fields a layout added that only the server fills in, per collection the device only pulls: a
+ * stored document without its field was pulled before the field existed. Such a collection is
+ * pulled again from its start once, when its replication starts and finds one (sync/replication.ts):
+ * the documents stay readable meanwhile, and the server's copies then replace them.
+ */
+export const SERVER_FILLED_FIELDS: Readonly<Partial<Record<SyncCollectionName, string>>> = {
+  sales: 'flight',
 };
 
 /** A document of the previous version in, the document of this version out (null: drop it). */
@@ -61,6 +77,6 @@ export const MIGRATIONS: Readonly<
   cart: { 1: unchanged },
   preferences: {},
   reviewDrafts: {},
-  orders: {},
-  sales: {},
+  orders: { 1: unchanged },
+  sales: { 1: unchanged },
 };

@@ -3,6 +3,7 @@ import { text } from './text.ts';
 import { CART_MAX_LINES, CartAmountSchema, hasUniqueFlightIds } from './cart.ts';
 import { CentsSchema, IdSchema, TimestampSchema } from './common.ts';
 import { FlightSchema } from './flight.ts';
+import { TicketTokenSchema } from './ticket.ts';
 
 /**
  * Orders (spec §3 Order and Order line, §2 Orders screen, §7 `POST /orders`).
@@ -31,6 +32,12 @@ export const OrderLineSchema = z.object({
   valueCents: CentsSchema,
   review: z.boolean(),
   moreinfo: OrderMoreInfoSchema,
+  /**
+   * The line's signed e-ticket (a compact JWS, shared/src/schemas/ticket.ts), once the order is
+   * confirmed (issue 17; not in the spec). Absent on orders confirmed before tickets existed until
+   * the server issues theirs.
+   */
+  ticket: TicketTokenSchema.optional(),
 });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
 

@@ -64,7 +64,8 @@ function expectSecurityHeaders(response: Response) {
   expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
   expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   const permissions = response.headers.get('permissions-policy') ?? '';
-  expect(permissions).toContain('camera=()');
+  // The camera for this origin only: /verify-ticket scans QR codes (issue 17).
+  expect(permissions).toContain('camera=(self)');
   expect(permissions).toContain('microphone=()');
   expect(permissions).toContain('geolocation=()');
   expect(permissions).toContain('payment=(self "https://js.stripe.com")');

@@ -101,7 +101,8 @@ function serviceWorkerPolicy(
 
 /** Features no page of Skyport uses are switched off for the page and every frame in it. */
 const PERMISSIONS_POLICY = {
-  camera: [],
+  // The ticket verification page scans QR codes with the camera (issue 17); no frame may.
+  camera: ['self'],
   microphone: [],
   geolocation: [],
   // The Payment Request API, for Stripe's wallet buttons inside Stripe's frame.

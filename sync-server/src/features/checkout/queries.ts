@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type postgres from 'postgres';
 import { calculateTotals, messages, type Totals } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
 import { beginRetryingDeadlocks, lockFlights, lockPartition } from '../../db/locks.ts';
+import { consumeHold } from './hold-queries.ts';
 import { selectOrdersWithLines, toOrderView, type OrderView } from '../orders/queries.ts';
 
 /**
@@ -81,6 +83,8 @@ export interface PaymentRow {
   request_hash: string;
   lines: QuotedLine[];
   receipt_email: string | null;
+  /** The seat hold this checkout pays (migration 012): its order consumes the hold. */
+  hold_id: string | null;
   locked_until: Date;
   created_at: Date;
   updated_at: Date;
@@ -113,16 +117,19 @@ export interface NewPayment {
   totals: Totals;
   receiptEmail: string | null;
   leaseMs: number;
+  /** The seat hold it pays, whose quote `lines` and `totals` are. */
+  holdId?: string | undefined;
 }
 
 /** Claims the idempotency key: the new row, or undefined when another request holds the key. */
 export async function insertPayment(sql: Sql, p: NewPayment): Promise<PaymentRow | undefined> {
   const [row] = await sql<PaymentRow[]>`
     INSERT INTO payments (user_id, provider, idempotency_key, amount_cents, subtotal_cents, fee_cents, status,
-                          method, payment_method, request_hash, lines, receipt_email, locked_until)
+                          method, payment_method, request_hash, lines, receipt_email, locked_until, hold_id)
     VALUES (${p.userId}, ${p.provider}, ${p.idempotencyKey}, ${p.totals.totalCents}, ${p.totals.subtotalCents},
             ${p.totals.feeCents}, 'created', ${p.method}, ${p.paymentMethod}, ${p.requestHash},
-            ${sql.json(p.lines as never)}, ${p.receiptEmail}, now() + ${p.leaseMs} * interval '1 millisecond')
+            ${sql.json(p.lines as never)}, ${p.receiptEmail}, now() + ${p.leaseMs} * interval '1 millisecond',
+            ${p.holdId ?? null})
     ON CONFLICT (user_id, idempotency_key) DO NOTHING
     RETURNING *`;
   return row;
@@ -179,7 +186,7 @@ export async function updatePayment(
 /** Why the order transaction refused: its changes were rolled back and nothing was taken. */
 export class OrderRefusedError extends Error {
   constructor(
-    readonly reason: 'no_stock' | 'price_changed' | 'payment_moved',
+    readonly reason: 'no_stock' | 'price_changed' | 'payment_moved' | 'hold_expired',
     message: string,
   ) {
     super(message);
@@ -192,6 +199,8 @@ interface TakenFlight {
   airline_name: string;
   origin: string;
   destination: string;
+  /** Kept on the line for the sale's route and date (016 migration), not part of "moreinfo". */
+  departure_date: string;
   departure_hour: string;
   arrival_hour: string;
 }
@@ -207,7 +216,7 @@ export async function writeOrder(
   sql: Sql,
   payment: Pick<
     PaymentRow,
-    'id' | 'user_id' | 'lines' | 'subtotal_cents' | 'fee_cents' | 'amount_cents'
+    'id' | 'user_id' | 'lines' | 'subtotal_cents' | 'fee_cents' | 'amount_cents' | 'hold_id'
   >,
   authorizationId: string,
 ): Promise<PaymentRow> {
@@ -219,11 +228,14 @@ export async function writeOrder(
   return beginRetryingDeadlocks(sql, async (tx) => {
     await lockPartition(tx, payment.user_id);
     await lockFlights(tx, { ids });
-    const taken = await tx<TakenFlight[]>`
+    const taken = payment.hold_id
+      ? await takeHeldSeats(tx, payment.hold_id, payment.user_id, payment.id, ids)
+      : await tx<TakenFlight[]>`
       UPDATE flights f SET tickets = f.tickets - l.amount, updated_at = now()
       FROM unnest(${ids}::uuid[], ${amounts}::int[], ${prices}::bigint[]) AS l(id, amount, price)
       WHERE f.id = l.id AND NOT f.deleted AND f.tickets >= l.amount AND f.price_cents = l.price
       RETURNING f.id, f.airline_id, f.airline_name, f.origin, f.destination,
+                to_char(f.departure_date, 'YYYY-MM-DD') AS departure_date,
                 to_char(f.departure_hour, 'HH24:MI') AS departure_hour, to_char(f.arrival_hour, 'HH24:MI') AS arrival_hour`;
     if (taken.length !== lines.length) {
       const missing = ids.filter((id) => !taken.some((t) => t.id === id));
@@ -247,14 +259,17 @@ export async function writeOrder(
         RETURNING id
       ), new_lines AS (
         INSERT INTO order_lines (order_id, flight_id, airline_id, amount, unit_price_cents,
-                                 airline_name, origin, destination, departure_hour, arrival_hour)
+                                 airline_name, origin, destination, departure_date, departure_hour,
+                                 arrival_hour)
         SELECT o.id, l.flight_id, l.airline_id, l.amount, l.price, l.airline_name, l.origin,
-               l.destination, l.departure_hour::time, l.arrival_hour::time
+               l.destination, l.departure_date::date, l.departure_hour::time, l.arrival_hour::time
         FROM new_order o, unnest(${ids}::uuid[], ${snapshot.map((s) => s.airline_id)}::uuid[], ${amounts}::int[],
                     ${prices}::bigint[], ${snapshot.map((s) => s.airline_name)}::text[],
                     ${snapshot.map((s) => s.origin)}::text[], ${snapshot.map((s) => s.destination)}::text[],
+                    ${snapshot.map((s) => s.departure_date)}::text[],
                     ${snapshot.map((s) => s.departure_hour)}::text[], ${snapshot.map((s) => s.arrival_hour)}::text[])
-             AS l(flight_id, airline_id, amount, price, airline_name, origin, destination, departure_hour, arrival_hour)
+             AS l(flight_id, airline_id, amount, price, airline_name, origin, destination, departure_date,
+                  departure_hour, arrival_hour)
         RETURNING id, airline_id, flight_id, unit_price_cents, amount
       ), new_sales AS (
         INSERT INTO sales (airline_id, flight_id, order_line_id, unit_price_cents, amount)
@@ -274,8 +289,38 @@ export async function writeOrder(
   });
 }
 
-/** After a successful capture: the payment is captured and its order confirmed, together. */
-export async function markCaptured(sql: Sql, paymentId: string): Promise<PaymentRow> {
+/**
+ * A checkout against a seat hold: the hold already took the seats (at its quoted prices), so the
+ * order transaction consumes it instead of taking stock; the flights' rows are locked already.
+ * @throws OrderRefusedError `hold_expired` when the hold was released meanwhile (its expiry, or
+ *         its owner), `no_stock` when a held flight was deleted.
+ */
+async function takeHeldSeats(
+  tx: postgres.TransactionSql,
+  holdId: string,
+  userId: string,
+  paymentId: string,
+  ids: readonly string[],
+): Promise<TakenFlight[]> {
+  if (!(await consumeHold(tx, holdId, userId, paymentId))) {
+    throw new OrderRefusedError('hold_expired', messages.holdExpired);
+  }
+  return tx<TakenFlight[]>`
+    SELECT f.id, f.airline_id, f.airline_name, f.origin, f.destination,
+           to_char(f.departure_hour, 'HH24:MI') AS departure_hour, to_char(f.arrival_hour, 'HH24:MI') AS arrival_hour
+    FROM flights f WHERE f.id = ANY(${ids as string[]}::uuid[]) AND NOT f.deleted`;
+}
+
+/**
+ * After a successful capture: the payment is captured and its order confirmed, together, with
+ * whatever `onConfirmed` adds in the same transaction (the order's signed tickets, issue 17:
+ * features/tickets/tickets.ts `issueForOrder`, which never throws).
+ */
+export async function markCaptured(
+  sql: Sql,
+  paymentId: string,
+  onConfirmed?: (tx: postgres.TransactionSql, orderId: string) => Promise<unknown>,
+): Promise<PaymentRow> {
   return sql.begin(async (tx) => {
     const [row] = await tx<PaymentRow[]>`
       WITH captured AS (
@@ -289,6 +334,7 @@ export async function markCaptured(sql: Sql, paymentId: string): Promise<Payment
       )
       SELECT * FROM captured`;
     if (!row) throw new Error(`payment ${paymentId} cannot be marked captured`);
+    if (onConfirmed && row.order_id) await onConfirmed(tx, row.order_id);
     return row;
   });
 }

@@ -29,6 +29,8 @@ export interface OrderWithLinesRow {
     amount: number;
     unit_price_cents: number;
     reviewed: boolean;
+    /** The line's signed e-ticket, once issued (013 migration). */
+    ticket: string | null;
     origin: string;
     destination: string;
     arrival_hour: string;
@@ -49,6 +51,7 @@ export async function selectOrdersWithLines(
       (SELECT coalesce(json_agg(json_build_object(
           'id', l.id, 'flight_id', l.flight_id, 'airline_id', l.airline_id, 'airline_name', l.airline_name,
           'amount', l.amount, 'unit_price_cents', l.unit_price_cents, 'reviewed', l.reviewed,
+          'ticket', (SELECT t.token FROM tickets t WHERE t.order_line_id = l.id),
           'origin', l.origin, 'destination', l.destination,
           'arrival_hour', to_char(l.arrival_hour, 'HH24:MI'), 'departure_hour', to_char(l.departure_hour, 'HH24:MI'))
           ORDER BY l.flight_id), '[]'::json)
@@ -82,6 +85,7 @@ export function toOrderView(row: OrderWithLinesRow): OrderView {
         arrivalHour: l.arrival_hour,
         departureHour: l.departure_hour,
       },
+      ...(l.ticket ? { ticket: l.ticket } : {}),
     })),
   };
 }

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { messages, specLabels, type Order, type OrderLine } from '@skyport/shared';
 import { formatHour, formatPrice, formatTimestamp } from '../../../ui/format.ts';
-import { ChevronIcon } from '../../../ui/icons.tsx';
+import { ChevronIcon, QrIcon } from '../../../ui/icons.tsx';
+import { ticketLabels } from '../../../ui/ticket-labels.ts';
+import { TicketQr } from './ticket-qr.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
 import { Loader } from '../../../ui/loader.tsx';
 import { PageSection } from '../../../ui/page-section.tsx';
@@ -60,6 +62,10 @@ export function OrdersScreen({
 }
 
 const detailsId = (line: OrderLine) => `details-${line.id}`;
+const ticketId = (line: OrderLine) => `ticket-${line.id}`;
+
+/** What a line shows under it: its "More Details", or its signed e-ticket (issue 17). */
+type Expanded = { lineId: string; part: 'details' | 'ticket' } | null;
 
 /** "More Details" of a line: the flight as it was bought (spec §3 moreinfo). */
 function LineDetails({ line }: { line: OrderLine }) {
@@ -84,6 +90,49 @@ function LineDetails({ line }: { line: OrderLine }) {
   );
 }
 
+/** A line's e-ticket: its QR code, and the code itself to copy or paste into /verify-ticket. */
+function LineTicket({ ticket, title }: { ticket: string; title: string }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const copy = () =>
+    navigator.clipboard
+      .writeText(ticket)
+      .then(() => setCopied('yes'))
+      .catch(() => setCopied('failed'));
+  return (
+    <div
+      className="flex flex-col items-center gap-3 sm:flex-row sm:items-start"
+      data-testid="line-ticket"
+    >
+      <TicketQr value={ticket} title={title} className="w-full max-w-64 shrink-0 p-1" />
+      <div className="flex w-full min-w-0 flex-col gap-2">
+        <p className="font-semibold">{title}</p>
+        <p className="text-sm text-base-content/80">{ticketLabels.qrHint}</p>
+        <label className="flex flex-col gap-1 text-sm">
+          <span>{ticketLabels.code}</span>
+          <textarea
+            readOnly
+            rows={3}
+            className="textarea w-full font-mono text-xs break-all"
+            value={ticket}
+            onFocus={(event) => event.currentTarget.select()}
+            data-testid="ticket-code"
+          />
+        </label>
+        <div className="flex flex-wrap items-center gap-2">
+          <button type="button" className="btn btn-sm" onClick={() => void copy()}>
+            {ticketLabels.copy}
+          </button>
+          {copied ? (
+            <span role="status" className="text-sm">
+              {copied === 'yes' ? ticketLabels.copied : ticketLabels.copyFailed}
+            </span>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
 function OrderCard({
   order,
   number,
@@ -97,7 +146,11 @@ function OrderCard({
   pendingReviewLineIds: ReadonlySet<string> | undefined;
   onReview: (order: Order, line: OrderLine) => void;
 }) {
-  const [expanded, setExpanded] = useState<string | null>(null);
+  const [expanded, setExpanded] = useState<Expanded>(null);
+  const isOpen = (line: OrderLine, part: 'details' | 'ticket') =>
+    expanded?.lineId === line.id && expanded.part === part;
+  const toggle = (line: OrderLine, part: 'details' | 'ticket') =>
+    setExpanded(isOpen(line, part) ? null : { lineId: line.id, part });
   // On a phone each line is a card: the airline heads it, Review and More info sit at its foot.
   const lineColumns: readonly Column<OrderLine>[] = [
     {
@@ -130,18 +183,46 @@ function OrderCard({
       ),
     },
     {
+      key: 'ticket',
+      header: ticketLabels.column,
+      kind: 'actions',
+      cell: (line) => {
+        if (!line.ticket) {
+          return (
+            <span className="badge badge-ghost" title={ticketLabels.notIssuedHint}>
+              {ticketLabels.notIssued}
+            </span>
+          );
+        }
+        const open = isOpen(line, 'ticket');
+        return (
+          <button
+            type="button"
+            className="btn btn-xs btn-secondary max-md:btn-sm"
+            aria-expanded={open}
+            aria-controls={ticketId(line)}
+            onClick={() => toggle(line, 'ticket')}
+            data-testid="show-ticket"
+          >
+            <QrIcon className="size-4" />
+            {open ? ticketLabels.hide : ticketLabels.show}
+          </button>
+        );
+      },
+    },
+    {
       key: 'more-info',
       header: specLabels.columnMoreInfo,
       kind: 'actions',
       cell: (line) => {
-        const open = expanded === line.id;
+        const open = isOpen(line, 'details');
         return (
           <button
             type="button"
             className="btn btn-xs btn-ghost max-md:btn-sm"
             aria-expanded={open}
             aria-controls={detailsId(line)}
-            onClick={() => setExpanded(open ? null : line.id)}
+            onClick={() => toggle(line, 'details')}
             data-testid="more-info"
           >
             {specLabels.columnMoreInfo}
@@ -187,9 +268,23 @@ function OrderCard({
           size="table-sm"
           rowProps={() => ({ 'data-testid': 'order-line' })}
           details={(line) =>
-            expanded === line.id
+            isOpen(line, 'details')
               ? { id: detailsId(line), content: <LineDetails line={line} /> }
-              : null
+              : isOpen(line, 'ticket') && line.ticket
+                ? {
+                    id: ticketId(line),
+                    content: (
+                      <LineTicket
+                        ticket={line.ticket}
+                        title={ticketLabels.qrTitle(
+                          airlineName(line.airlineId),
+                          line.moreinfo.origin,
+                          line.moreinfo.destination,
+                        )}
+                      />
+                    ),
+                  }
+                : null
           }
         />
       </div>
