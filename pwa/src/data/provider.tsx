@@ -1,6 +1,14 @@
-import { createContext, use, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  use,
+  useContext,
+  useMemo,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { of } from 'rxjs';
 import type { SyncStatus } from '../sync/status.ts';
+import type { CatalogueFreshness } from '../ui/price-freshness.tsx';
 import type { SyncUser } from '../sync/engine.ts';
 import { useObservable } from './use-observable.ts';
 import type { LocalData } from './local-data.ts';
@@ -59,6 +67,8 @@ const STARTING: SyncStatus = {
   updateRequired: false,
   rejected: [],
   unsent: null,
+  live: false,
+  catalogueFreshAt: null,
 };
 
 /** The sync status for an indicator: syncing, up to date, offline or error ("syncing" until open). */
@@ -67,6 +77,19 @@ export function useSyncStatus(): SyncStatus {
   const store = data?.engine.status;
   const subscribe = store?.subscribe ?? noSubscription;
   return useSyncExternalStore(subscribe, store?.getSnapshot ?? startingStatus, startingStatus);
+}
+
+/**
+ * How fresh the local catalogue's prices are (docs/architecture.md §4.9): null until the local
+ * data layer is open (nothing is shown then), else whether they are live and, if not, as of when.
+ */
+export function useCatalogueFreshness(): CatalogueFreshness | null {
+  const open = useLocalDataIfOpen() !== null;
+  const { live, catalogueFreshAt } = useSyncStatus();
+  return useMemo(
+    () => (open ? { live, asOf: catalogueFreshAt } : null),
+    [open, live, catalogueFreshAt],
+  );
 }
 
 const noSubscription = () => () => {};

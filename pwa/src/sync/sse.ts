@@ -8,13 +8,22 @@ export interface ServerSentEvent {
 }
 
 /**
+ * How long a stream may stay silent before it counts as lost. The server writes something at
+ * least every 20 s (a heartbeat comment when there is nothing else), but a connection that died
+ * without a word (a network that stopped routing, a laptop waking up) may never end on its own:
+ * without this the device would keep believing its prices live (docs/architecture.md §4.9).
+ */
+export const STREAM_SILENCE_MS = 45_000;
+
+/**
  * Server-Sent Events over fetch (not EventSource, which cannot send the version header or a
- * Bearer token). The observable errors when the connection fails or ends, so that the caller
- * decides when to reconnect; unsubscribing closes the connection.
+ * Bearer token). The observable errors when the connection fails, ends or stays silent for
+ * `silenceMs`, so that the caller decides when to reconnect; unsubscribing closes the connection.
  */
 export function serverSentEvents(
   transport: SyncTransport,
   path: string,
+  silenceMs: number = STREAM_SILENCE_MS,
 ): Observable<ServerSentEvent> {
   return new Observable<ServerSentEvent>((subscriber) => {
     const controller = new AbortController();
@@ -49,8 +58,18 @@ export function serverSentEvents(
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
       let buffer = '';
+      let silence: ReturnType<typeof setTimeout> | undefined;
+      const listen = () => {
+        clearTimeout(silence);
+        silence = setTimeout(() => {
+          controller.abort();
+          subscriber.error(new SyncHttpError(0, 'The live connection went silent'));
+        }, silenceMs);
+      };
+      controller.signal.addEventListener('abort', () => clearTimeout(silence));
       try {
         for (;;) {
+          listen();
           const { value, done } = await reader.read();
           if (done) break;
           buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
@@ -67,6 +86,8 @@ export function serverSentEvents(
       } catch {
         if (!controller.signal.aborted)
           subscriber.error(new SyncHttpError(0, 'The live connection was lost'));
+      } finally {
+        clearTimeout(silence);
       }
     })();
     return () => controller.abort();

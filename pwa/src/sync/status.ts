@@ -9,6 +9,11 @@ import { createStore } from '../lib/store.ts';
  *   for the server (`updateRequired`: the UI offers to reload);
  * - `syncing`: some collection is pulling or pushing;
  * - `upToDate`: none is, and the last requests succeeded.
+ *
+ * Apart from the phase, how fresh the local catalogue's prices are (docs/architecture.md §4.9):
+ * `live` while the live stream is connected and the server reachable (every change reaches the
+ * device as it happens), else `catalogueFreshAt`, the last moment the catalogue is known to have
+ * matched the server's: its last successful pull, or when the device stopped being live.
  */
 export type SyncPhase = 'syncing' | 'upToDate' | 'offline' | 'error';
 
@@ -33,7 +38,17 @@ export interface SyncStatus {
    * another tab of this browser runs the replication).
    */
   unsent: number | null;
+  /** The live stream is connected, the browser online and the server reachable. */
+  live: boolean;
+  /**
+   * When the local catalogue (`flights`) last matched the server's, in ms since the epoch: its
+   * last successful pull, or the moment the device stopped being live; null when unknown.
+   */
+  catalogueFreshAt: number | null;
 }
+
+/** The collection whose pulls date the catalogue's prices. */
+const CATALOGUE = 'flights';
 
 export interface SyncStatusStore {
   getSnapshot(): SyncStatus;
@@ -49,11 +64,20 @@ export interface SyncStatusStore {
   /** How many of this collection's changes wait to be sent (null: unknown). */
   reportUnsent(collection: string, count: number | null): void;
   setBrowserOnline(online: boolean): void;
+  /** A pull of this collection succeeded: the catalogue is as fresh as this moment. */
+  reportPulled(collection: string): void;
+  /** The live stream is open (its `resync` arrived), or it was lost. */
+  setStreamConnected(connected: boolean): void;
+  /** A freshness saved by an earlier session; kept only if newer than what is known. */
+  restoreCatalogueFreshAt(at: number | null): void;
   /** Forgets a collection (its replication stopped). */
   forget(collection: string): void;
 }
 
-export function createSyncStatusStore(initiallyOnline = true): SyncStatusStore {
+export function createSyncStatusStore(
+  initiallyOnline = true,
+  now: () => number = Date.now,
+): SyncStatusStore {
   const active = new Set<string>();
   const errors = new Map<string, string>();
   const unreachable = new Set<string>();
@@ -61,6 +85,8 @@ export function createSyncStatusStore(initiallyOnline = true): SyncStatusStore {
   let updateRequired = false;
   let rejected: RejectedChange[] = [];
   const unsentByCollection = new Map<string, number>();
+  let streamConnected = false;
+  let catalogueFreshAt: number | null = null;
   const status = createStore(compute());
 
   function compute(): SyncStatus {
@@ -74,18 +100,34 @@ export function createSyncStatusStore(initiallyOnline = true): SyncStatusStore {
       unsentByCollection.size === 0
         ? null
         : [...unsentByCollection.values()].reduce((sum, count) => sum + count, 0);
-    return { phase, error: phase === 'error' ? lastError : null, updateRequired, rejected, unsent };
+    const live = streamConnected && browserOnline && unreachable.size === 0;
+    return {
+      phase,
+      error: phase === 'error' ? lastError : null,
+      updateRequired,
+      rejected,
+      unsent,
+      live,
+      catalogueFreshAt,
+    };
   }
 
   function update() {
-    const next = compute();
+    let next = compute();
     const current = status.get();
+    if (current.live && !next.live) {
+      // Fresh until now: every change reached the device while it was live.
+      catalogueFreshAt = Math.max(catalogueFreshAt ?? 0, now());
+      next = compute();
+    }
     if (
       next.phase === current.phase &&
       next.error === current.error &&
       next.updateRequired === current.updateRequired &&
       next.rejected === current.rejected &&
-      next.unsent === current.unsent
+      next.unsent === current.unsent &&
+      next.live === current.live &&
+      next.catalogueFreshAt === current.catalogueFreshAt
     ) {
       return;
     }
@@ -127,6 +169,20 @@ export function createSyncStatusStore(initiallyOnline = true): SyncStatusStore {
     setBrowserOnline(online) {
       browserOnline = online;
       if (online) unreachable.clear();
+      update();
+    },
+    reportPulled(collection) {
+      if (collection !== CATALOGUE) return;
+      catalogueFreshAt = Math.max(catalogueFreshAt ?? 0, now());
+      update();
+    },
+    setStreamConnected(connected) {
+      streamConnected = connected;
+      update();
+    },
+    restoreCatalogueFreshAt(at) {
+      if (at === null || (catalogueFreshAt !== null && catalogueFreshAt >= at)) return;
+      catalogueFreshAt = at;
       update();
     },
     forget(collection) {

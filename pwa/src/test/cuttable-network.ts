@@ -20,14 +20,19 @@ export function cuttableNetwork(beforeSend?: BeforeSend) {
     const controller = new AbortController();
     open.add(controller);
     init?.signal?.addEventListener('abort', () => controller.abort());
+    controller.signal.addEventListener('abort', () => open.delete(controller));
     const url = new URL(String(input));
+    let streaming = false;
     try {
       await beforeSend?.(url, controller.signal);
       if (!online) throw new TypeError('fetch failed (offline)');
       sent.push(`${init?.method ?? 'GET'} ${url.pathname}`);
-      return await fetch(input, { ...init, signal: controller.signal });
+      const response = await fetch(input, { ...init, signal: controller.signal });
+      // An event stream goes on after its headers: it stays open, to drop with the cable.
+      streaming = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+      return response;
     } finally {
-      open.delete(controller);
+      if (!streaming) open.delete(controller);
     }
   };
 

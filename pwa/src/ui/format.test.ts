@@ -75,3 +75,26 @@ test("the locale is the browser's first language Intl knows, else en-US", () => 
   expect(preferredLocale([])).toBe(FALLBACK_LOCALE);
   expect(FALLBACK_LOCALE).toBe('en-US');
 });
+
+test('how long ago, in the largest whole unit of the locale', () => {
+  const now = Date.UTC(2026, 10, 27, 12, 0, 0);
+  expect(usa.timeAgo(now - 12 * 60_000 - 30_000, now)).toBe('12 minutes ago');
+  expect(usa.timeAgo(now - 45_000, now)).toBe('45 seconds ago');
+  expect(usa.timeAgo(now, now)).toBe('0 seconds ago');
+  expect(usa.timeAgo(now - 60_000, now)).toBe('1 minute ago');
+  expect(usa.timeAgo(now - 3 * 3_600_000, now)).toBe('3 hours ago');
+  expect(usa.timeAgo(now - 26 * 3_600_000, now)).toBe('yesterday');
+  expect(usa.timeAgo(now - 5 * 86_400_000, now)).toBe('5 days ago');
+  expect(germany.timeAgo(now - 12 * 60_000, now)).toBe('vor 12 Minuten');
+  // A clock set back: the instant is not in the future.
+  expect(usa.timeAgo(now + 5000, now)).toBe('0 seconds ago');
+});
+
+test("an instant's time of day or day, short, in the viewer's time zone", () => {
+  const at = Date.UTC(2026, 10, 26, 15, 47, 18);
+  expect(plain(usa.instantTime(at))).toBe('3:47 PM');
+  expect(usa.instantDay(at)).toBe('Nov 26');
+  expect(germany.instantTime(at)).toBe('15:47');
+  expect(germany.instantDay(at)).toBe('26. Nov.');
+  expect(createFormats('en-US', 'Asia/Tokyo').instantDay(at)).toBe('Nov 27');
+});

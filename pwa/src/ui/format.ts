@@ -44,7 +44,21 @@ export interface Formats {
   hour(hhmm: string): string;
   /** An instant, in ms since the epoch or ISO 8601 ("Nov 26, 2026, 3:47 PM"). */
   timestamp(instant: number | string): string;
+  /**
+   * How long before `now` an instant was, in its largest whole unit ("12 minutes ago", "3 hours
+   * ago", "yesterday"); an instant in the future (a clock set back) counts as now.
+   */
+  timeAgo(instant: number, now: number): string;
+  /** An instant's time of day, in the viewer's time zone ("3:47 PM"): a short chart label. */
+  instantTime(instant: number): string;
+  /** An instant's day, in the viewer's time zone ("Nov 26"): a short chart label. */
+  instantDay(instant: number): string;
 }
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 /**
  * The formats of one locale. `timeZone` is where timestamps are shown (default: the viewer's);
@@ -64,6 +78,12 @@ export function createFormats(locale: string, timeZone?: string): Formats {
     timeStyle: 'short',
     timeZone,
   });
+  // Made on first use, like the formats themselves (the home page's start-up is timed). "auto"
+  // for "yesterday"; "always" for seconds, where "auto" would say "now" for 0.
+  let relative: Intl.RelativeTimeFormat | undefined;
+  let instantTimeFormat: Intl.DateTimeFormat | undefined;
+  let instantDayFormat: Intl.DateTimeFormat | undefined;
+  let relativeSeconds: Intl.RelativeTimeFormat | undefined;
   return {
     price: (cents) => money.format(cents / 100),
     shortPrice: (cents) => shortMoney.format(cents / 100),
@@ -82,6 +102,27 @@ export function createFormats(locale: string, timeZone?: string): Formats {
       const ms = typeof value === 'number' ? value : Date.parse(value);
       return Number.isFinite(ms) ? instant.format(ms) : String(value);
     },
+    timeAgo(value, now) {
+      const elapsed = Math.max(0, now - value);
+      relative ??= new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'long' });
+      relativeSeconds ??= new Intl.RelativeTimeFormat(locale, { numeric: 'always', style: 'long' });
+      if (elapsed < MINUTE) return relativeSeconds.format(-Math.floor(elapsed / SECOND), 'second');
+      if (elapsed < HOUR) return relative.format(-Math.floor(elapsed / MINUTE), 'minute');
+      if (elapsed < DAY) return relative.format(-Math.floor(elapsed / HOUR), 'hour');
+      return relative.format(-Math.floor(elapsed / DAY), 'day');
+    },
+    instantTime(value) {
+      instantTimeFormat ??= new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone });
+      return instantTimeFormat.format(value);
+    },
+    instantDay(value) {
+      instantDayFormat ??= new Intl.DateTimeFormat(locale, {
+        month: 'short',
+        day: 'numeric',
+        timeZone,
+      });
+      return instantDayFormat.format(value);
+    },
   };
 }
 
@@ -97,5 +138,12 @@ export const formatShortPrice = (cents: number): string => formats().shortPrice(
 export const formatDate = (isoDate: string): string => formats().date(isoDate);
 /** See `Formats.hour`: the user's locale, never shifted by the time zone. */
 export const formatHour = (hhmm: string): string => formats().hour(hhmm);
+/** See `Formats.timeAgo`: the user's locale. */
+export const formatTimeAgo = (instant: number, now: number): string =>
+  formats().timeAgo(instant, now);
+/** See `Formats.instantTime`: the user's locale and time zone. */
+export const formatInstantTime = (instant: number): string => formats().instantTime(instant);
+/** See `Formats.instantDay`: the user's locale and time zone. */
+export const formatInstantDay = (instant: number): string => formats().instantDay(instant);
 /** See `Formats.timestamp`: the user's locale and time zone. */
 export const formatTimestamp = (instant: number | string): string => formats().timestamp(instant);

@@ -77,6 +77,8 @@ export interface SavedFlightListProps<T> {
   items: readonly T[];
   /** What an empty list says. */
   emptyText: string;
+  /** Shown under the heading, above the list (notes, options of the list). */
+  intro?: ReactNode;
   /** The list's classes (a column, a grid). */
   listClassName: string;
   /** Test ids of the empty text, the list and each item (`data-available` tells a gone flight). */
@@ -90,6 +92,7 @@ export function SavedFlightList<T extends MaybeDeletedLine & { flightId: string 
   title,
   items,
   emptyText,
+  intro,
   listClassName,
   testIds,
   children,
@@ -100,6 +103,7 @@ export function SavedFlightList<T extends MaybeDeletedLine & { flightId: string 
       <h1 id={titleId} className="flex items-center gap-2 text-2xl font-bold">
         {title}
       </h1>
+      {intro}
       {items.length === 0 ? (
         <p className="text-base-content/80" data-testid={testIds.empty}>
           {emptyText}

@@ -5,8 +5,11 @@ import { CountryFlag } from '../../../ui/country-flag.tsx';
 import { formatDate, formatHour, formatPrice } from '../../../ui/format.ts';
 import { CartIcon, HeartIcon } from '../../../ui/icons.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
+import { PriceFreshness, type CatalogueFreshness } from '../../../ui/price-freshness.tsx';
+import type { PriceHistory } from '../../../lib/price-history.ts';
 import type { AirlineReviews } from '../data/catalogue.ts';
 import { AirlineReviewsSection } from './airline-reviews.tsx';
+import { PriceHistorySection } from './price-history.tsx';
 
 export interface FlightDetailScreenProps {
   flight: FlightDetail;
@@ -14,6 +17,13 @@ export interface FlightDetailScreenProps {
   airlineReviews: AirlineReviews | undefined;
   showBuyActions: boolean;
   isFavourite: boolean;
+  /** How fresh the local catalogue's price is (null: not known yet, nothing shown). */
+  freshness: CatalogueFreshness | null;
+  /**
+   * The price this device has recorded of the flight while it is a favourite (§4.9); undefined
+   * where there is none to show (not a customer, or not read yet).
+   */
+  priceHistory?: PriceHistory;
   onAddToCart: () => void;
   onAddFavourite: () => void;
 }
@@ -87,6 +97,7 @@ export function FlightDetailScreen(props: FlightDetailScreenProps) {
             <Field label={uiLabels.destination}>{flight.destination}</Field>
             <Field label={uiLabels.price} testId="detail-price">
               {formatPrice(flight.priceCents)}
+              <PriceFreshness freshness={props.freshness} className="mt-0.5 font-normal" />
             </Field>
             <Field label={uiLabels.tickets}>
               {flight.soldOut ? uiLabels.soldOut : flight.tickets}
@@ -117,6 +128,10 @@ export function FlightDetailScreen(props: FlightDetailScreenProps) {
           </div>
         </div>
       </article>
+
+      {props.priceHistory ? (
+        <PriceHistorySection history={props.priceHistory} isFavourite={isFavourite} />
+      ) : null}
 
       <AirlineReviewsSection
         key={flight.id}
