@@ -18,3 +18,12 @@ export const PULL_DEFAULT_BATCH = 100;
 export const PULL_MAX_BATCH = 2000;
 /** Most rows in one push; a larger batch is refused whole with 413. */
 export const PUSH_MAX_ROWS = 100;
+
+/**
+ * Request header of a push (`POST /api/sync/{collection}/push`) asking for the push report: with
+ * it (value `1`) the server answers `{ documents, conflicts, rejected }` (`pushReportSchema`), says
+ * which rows were conflicts and why it refused a row, and refuses a row of a deleted flight alone
+ * instead of the whole push. Without it the answer is the bare array of documents, as clients
+ * before issue 17 read it (docs/architecture.md §4.4).
+ */
+export const PUSH_REPORT_HEADER = 'x-skyport-push-report';

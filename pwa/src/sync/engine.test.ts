@@ -25,6 +25,8 @@ import {
   type TestDevice,
 } from '../test/test-device.ts';
 import type { SyncEngine } from './engine.ts';
+import type { ChangeStates } from './change-states.ts';
+import { discardChange } from '../features/pending-changes/data/pending-changes.ts';
 import { startTestServer, type TestServer } from './test-server.ts';
 
 /**
@@ -242,18 +244,32 @@ test('logout clears the personal data; the next customer sees nothing of the las
   expect(await firstValueFrom(orders$(data))).toEqual([]);
 });
 
-test('a change the server refuses is rolled back locally and reported', async () => {
+test('a change the server refuses is kept as made, reported with the reason, and can be discarded', async () => {
   const userId = server.actors.unverifiedCustomer.id!;
   const unknownFlight = randomUUID();
   const flight = await localFlight(db, server.flightIds[7]!);
   // A line of a flight the server does not know.
   await db.collections.cart.insert(cartDoc({ ...flight, id: unknownFlight }, userId, 1));
-  await until(db.collections.cart.findOne(unknownFlight).$, (doc) => doc === null);
+  const states = engine.changes;
+  await until(
+    new Observable<ChangeStates>((subscriber) => {
+      subscriber.next(states.getSnapshot());
+      return states.subscribe(() => subscriber.next(states.getSnapshot()));
+    }),
+    (current) => current.refused.some((change) => change.id === unknownFlight),
+  );
   expect(engine.status.getSnapshot().rejected).toContainEqual({
     collection: 'cart',
     id: unknownFlight,
     message: 'Flight not found',
   });
+  // Still on the device, as made, until the customer discards it (decision 017).
+  expect(await db.collections.cart.findOne(unknownFlight).exec()).not.toBeNull();
+  await discardChange(
+    data,
+    states.getSnapshot().refused.find((change) => change.id === unknownFlight)!,
+  );
+  expect(await db.collections.cart.findOne(unknownFlight).exec()).toBeNull();
   // The queue is not blocked: a valid change after it still syncs.
   expect(await addFlightToCart(data, flight)).toMatchObject({ ok: true });
   await engine.awaitInSync();

@@ -25,8 +25,11 @@ import { clearPersonalCollections, type SkyportDatabase } from '../db/database.t
 import {
   clearFavouriteAttempts,
   readFavouriteAttempts,
+  clearPriceHistories,
+  readCatalogueFreshAt,
   readGuestCart,
   readLocalTheme,
+  writeCatalogueFreshAt,
   writeGuestCart,
   writeLocalTheme,
 } from '../db/local-state.ts';
@@ -40,6 +43,7 @@ import {
 } from './replication.ts';
 import { serverSentEvents } from './sse.ts';
 import { createSyncStatusStore, type SyncStatusStore } from './status.ts';
+import { createChangeTracker, type ChangeCollection, type ChangeTracker } from './change-states.ts';
 import { countUnsentChanges, watchUnsentChanges } from './unsent-changes.ts';
 
 /** Who the session belongs to, as far as sync cares. The identity layer's `User` fits. */
@@ -80,6 +84,8 @@ export interface SyncEngineOptions {
  */
 export interface SyncEngine {
   readonly status: SyncStatusStore;
+  /** Where each change made on this device stands: waiting, accepted, refused, conflict. */
+  readonly changes: ChangeTracker;
   /** The session's user, or null for a guest. */
   readonly user$: Observable<SyncUser | null>;
   readonly user: SyncUser | null;
@@ -113,6 +119,8 @@ const CUSTOMER_COLLECTIONS: readonly SyncCollectionName[] = [
   'orders',
 ];
 const AIRLINE_COLLECTIONS: readonly SyncCollectionName[] = ['sales'];
+/** How often at most the catalogue's freshness is saved while pulls keep moving it. */
+const FRESHNESS_SAVE_MS = 30_000;
 
 const ChangesEventSchema = z.object({
   collection: SyncCollectionNameSchema,
@@ -155,6 +163,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const initiallyOnline =
     options.initiallyOnline ?? (typeof navigator === 'undefined' ? true : navigator.onLine);
   const status = createSyncStatusStore(initiallyOnline);
+  const changes = createChangeTracker(db);
   const user$ = new BehaviorSubject<SyncUser | null>(null);
   const replications = new Map<SyncCollectionName, CollectionReplication>();
   const subscriptions = new Subscription();
@@ -178,10 +187,71 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       retry,
       partition,
       firstPull,
+      changes,
     });
     replications.set(collection, replication);
     if (replication.state.push)
-      watchUnsentChanges(replication, (count) => status.reportUnsent(collection, count));
+      watchUnsentChanges(replication, (unsent) => {
+        status.reportUnsent(collection, unsent?.length ?? null);
+        changes.setWaiting(
+          collection as ChangeCollection,
+          unsent?.map((change) => ({ ...change, collection: collection as ChangeCollection })) ??
+            null,
+        );
+      });
+  }
+
+  /**
+   * Keeps when the catalogue was last fresh across sessions (local-state.ts), so that a device
+   * opened offline can say how old its prices are: restored at start, saved when it moves (at
+   * most every 30 s while pulls keep moving it) and when the page is hidden while live.
+   */
+  function keepCatalogueFreshness(): Subscription {
+    const subscription = new Subscription();
+    let saved: number | null = null;
+    void readCatalogueFreshAt(db)
+      .then((at) => {
+        // Already saved: restoring it writes nothing.
+        if (at !== null) saved = Math.max(saved ?? 0, at);
+        status.restoreCatalogueFreshAt(at);
+      })
+      .catch(() => undefined);
+    let savedAtMs = 0;
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const save = (at: number) => {
+      if (pending) clearTimeout(pending);
+      pending = undefined;
+      if (saved !== null && at <= saved) return;
+      saved = at;
+      savedAtMs = Date.now();
+      void writeCatalogueFreshAt(db, at).catch(() => undefined);
+    };
+    let wasLive = false;
+    subscription.add(
+      status.subscribe(() => {
+        const { live, catalogueFreshAt } = status.getSnapshot();
+        const stoppedBeingLive = wasLive && !live;
+        wasLive = live;
+        if (catalogueFreshAt === null || (saved !== null && catalogueFreshAt <= saved)) return;
+        const wait = FRESHNESS_SAVE_MS - (Date.now() - savedAtMs);
+        if (stoppedBeingLive || wait <= 0) save(catalogueFreshAt);
+        else
+          pending ??= setTimeout(() => {
+            pending = undefined;
+            const latest = status.getSnapshot().catalogueFreshAt;
+            if (latest !== null) save(latest);
+          }, wait);
+      }),
+    );
+    if (typeof document !== 'undefined' && typeof document.addEventListener === 'function') {
+      subscription.add(
+        fromEvent(document, 'visibilitychange').subscribe(() => {
+          if (document.visibilityState === 'hidden' && status.getSnapshot().live) save(Date.now());
+        }),
+      );
+    }
+    subscription.add(() => clearTimeout(pending));
+    return subscription;
   }
 
   /** (Re)opens the one live connection for the collections now running. */
@@ -196,6 +266,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           if (event.event === 'resync') {
             streamFailures = 0;
             status.reportSuccess('stream');
+            status.setStreamConnected(true);
             for (const replication of replications.values()) replication.stream.next('RESYNC');
             return;
           }
@@ -210,6 +281,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         },
         error(error: unknown) {
           streamFailures += 1;
+          status.setStreamConnected(false);
           status.reportError('stream', {
             message: error instanceof Error ? error.message : String(error),
             offline: (error as { offline?: boolean }).offline ?? false,
@@ -257,8 +329,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       replication.stream.complete();
       await replication.state.remove();
       status.forget(name);
+      if (SYNC_COLLECTION_INFO[name].writable) changes.setWaiting(name as ChangeCollection, null);
     }
     await clearPersonalCollections(db);
+    await changes.clear();
+    await clearPriceHistories(db);
   }
 
   async function mergeGuestData(user: SyncUser) {
@@ -333,6 +408,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       previous?.airlineId === next?.airlineId;
     if (same) return;
     if (previous) await stopPersonal(previous, pushWaitMs);
+    await changes.setUser(next?.role === 'customer' ? next.id : null);
     user$.next(next);
     if (next) {
       for (const collection of personalCollectionsOf(next))
@@ -344,6 +420,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   return {
     status,
+    changes,
     user$: user$.asObservable(),
     get user() {
       return user$.value;
@@ -352,6 +429,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (started) return;
       started = true;
       for (const collection of PUBLIC_COLLECTIONS) startReplication(collection, null);
+      subscriptions.add(keepCatalogueFreshness());
       const online$ = options.onlineEvents ?? browserOnlineEvents();
       if (online$) {
         subscriptions.add(
@@ -396,6 +474,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await queue;
       subscriptions.unsubscribe();
       streamSubscription?.unsubscribe();
+      status.setStreamConnected(false);
       for (const replication of replications.values()) {
         replication.stream.complete();
         await replication.state.cancel();

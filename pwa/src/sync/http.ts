@@ -49,7 +49,12 @@ export function syncHeaders(transport: SyncTransport): Record<string, string> {
 export async function syncRequest(
   transport: SyncTransport,
   path: string,
-  init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {},
+  init: {
+    method?: 'GET' | 'POST';
+    body?: unknown;
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<unknown> {
   // While the browser says it is offline, do not try: the request could only fail (or, through a
   // service worker, leave with the device's network state unknown to us). The 'online' event
@@ -65,6 +70,7 @@ export async function syncRequest(
       headers: {
         ...syncHeaders(transport),
         ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...init.headers,
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       credentials: 'same-origin',

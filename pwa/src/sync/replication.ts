@@ -3,8 +3,10 @@ import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/rep
 import type { RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
 import {
   PUSH_MAX_ROWS,
+  PUSH_REPORT_HEADER,
   SYNC_COLLECTION_INFO,
   pullResponseSchema,
+  pushReportSchema,
   pushResponseSchema,
   type ReplicationCheckpoint,
   type SyncCollectionName,
@@ -12,6 +14,7 @@ import {
   type WithDeletedFlag,
 } from '@skyport/shared';
 import type { SkyportDatabase } from '../db/database.ts';
+import { SERVER_FILLED_FIELDS } from '../db/layout.ts';
 import { SyncHttpError, syncRequest, type SyncTransport } from './http.ts';
 import { PULL_BATCH, pullPath } from './pull-request.ts';
 import {
@@ -21,6 +24,7 @@ import {
   type LoadedSnapshot,
 } from './snapshot.ts';
 import type { SyncStatusStore } from './status.ts';
+import type { ChangeCollection, ChangeTracker, PushAnswer, PushedRow } from './change-states.ts';
 
 /**
  * Rows per push: the protocol's cap (RxDB's default batch), which the server's push body limit
@@ -70,6 +74,11 @@ export interface ReplicationContext {
    * from no checkpoint. For the catalogue it resolves with its snapshot's `SnapshotLoad` instead.
    */
   firstPull?: Promise<unknown>;
+  /**
+   * Where each pushed change stands (change-states.ts). With it, a refused change stays on the
+   * device as made, with its reason, until it is fixed or discarded; without it, it is rolled back.
+   */
+  changes?: ChangeTracker;
 }
 
 /**
@@ -94,6 +103,8 @@ export function startCollectionReplication(
   let firstPull = context.firstPull;
   const responseSchema = pullResponseSchema(collection);
   const conflictsSchema = pushResponseSchema(collection);
+  const reportSchema = pushReportSchema(collection);
+  const changes = context.changes;
 
   const succeeded = () => {
     failures = 0;
@@ -111,23 +122,53 @@ export function startCollectionReplication(
     });
   };
 
+  /**
+   * Pushes rows and returns the documents RxDB must take as the server's. With a change tracker
+   * the push asks for the report (which rows conflicted, which were refused and why) and records
+   * it; an older server answers the bare array, which is taken as before.
+   */
   async function pushRows(rows: Row[]): Promise<Doc[]> {
+    const tracked = changes ? (rows as unknown as PushedRow[]) : undefined;
     const body = await syncRequest(transport, `/sync/${collection}/push`, {
       method: 'POST',
-      body: { rows },
+      body: {
+        rows: tracked
+          ? tracked.map((row) => changes!.rowToSend(collection as ChangeCollection, row))
+          : rows,
+      },
+      ...(changes ? { headers: { [PUSH_REPORT_HEADER]: '1' } } : {}),
     });
-    return conflictsSchema.parse(body) as Doc[];
+    if (!changes || !tracked) return conflictsSchema.parse(body) as Doc[];
+    const answer: PushAnswer = Array.isArray(body)
+      ? { documents: conflictsSchema.parse(body) as PushAnswer['documents'] }
+      : (reportSchema.parse(body) as PushAnswer);
+    for (const { id, reason } of answer.rejected ?? [])
+      status.reportRejected({ collection, id, message: reason });
+    return changes.recordPush(collection as ChangeCollection, tracked, answer) as Doc[];
   }
 
-  /** The local document goes back to the server's state (or away, if the server never had it). */
-  function rollback(row: Row, error: SyncHttpError): Doc {
+  /**
+   * A row of a push the server refused whole. Tracked: the change stays on the device as made,
+   * refused with the server's message (nothing goes back to RxDB, so it is not sent again until
+   * it changes). Untracked: the local document goes back to the server's state (or away, if the
+   * server never had it).
+   */
+  function rollback(row: Row, error: SyncHttpError): Doc[] {
     const doc = row.newDocumentState as Doc;
     status.reportRejected({
       collection,
       id: String((doc as { id: string }).id),
       message: error.message,
     });
-    return (row.assumedMasterState as Doc | undefined) ?? { ...doc, _deleted: true };
+    if (changes) {
+      changes.recordRefusal(
+        collection as ChangeCollection,
+        row as unknown as PushedRow,
+        error.message,
+      );
+      return [];
+    }
+    return [(row.assumedMasterState as Doc | undefined) ?? { ...doc, _deleted: true }];
   }
 
   /** The snapshot this replication loaded (its pulls then go on from its checkpoint). */
@@ -164,6 +205,23 @@ export function startCollectionReplication(
     return snapshot;
   }
 
+  /**
+   * Whether this start's first pull goes back to the start of the collection, because a stored
+   * document lacks a field the server fills (db/layout.ts `SERVER_FILLED_FIELDS`): it was pulled
+   * before the field existed, and its position is behind the checkpoint. Asked once per start, so
+   * the pulls that follow go on from where that one got to.
+   */
+  const filledField = SERVER_FILLED_FIELDS[collection];
+  let fillChecked = filledField === undefined;
+  async function mustPullAgain(): Promise<boolean> {
+    if (fillChecked) return false;
+    fillChecked = true;
+    const stale = await db.collections[collection]
+      .findOne({ selector: { [filledField!]: { $exists: false } } })
+      .exec();
+    return stale !== null;
+  }
+
   const writable = SYNC_COLLECTION_INFO[collection].writable;
   const state = replicateRxCollection<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>({
     collection: db.collections[collection] as never,
@@ -179,6 +237,7 @@ export function startCollectionReplication(
         const prefetched = firstPull;
         firstPull = undefined;
         try {
+          if (checkpoint && (await mustPullAgain())) checkpoint = undefined;
           let answer: unknown;
           if (!checkpoint) {
             // A replica without a checkpoint (a new device): the snapshot first, when there is one.
@@ -191,6 +250,7 @@ export function startCollectionReplication(
                 ),
               );
               succeeded();
+              status.reportPulled(collection);
               // Nothing new since the snapshot: its last document (stored, so RxDB writes
               // nothing) makes RxDB keep the snapshot's checkpoint.
               const documents =
@@ -211,6 +271,7 @@ export function startCollectionReplication(
           answer ??= await syncRequest(transport, pullPath(collection, checkpoint, batchSize));
           const body = responseSchema.parse(answer);
           succeeded();
+          status.reportPulled(collection);
           return { documents: body.documents as Doc[], checkpoint: body.checkpoint ?? checkpoint };
         } catch (error) {
           failed(error);
@@ -236,13 +297,13 @@ export function startCollectionReplication(
               for (const row of rows as Row[]) {
                 try {
                   results.push(...(rows.length === 1 ? [] : await pushRows([row])));
-                  if (rows.length === 1) results.push(rollback(row, error));
+                  if (rows.length === 1) results.push(...rollback(row, error));
                 } catch (single) {
                   if (!(single instanceof SyncHttpError) || !single.permanent) {
                     failed(single);
                     throw single;
                   }
-                  results.push(rollback(row, single));
+                  results.push(...rollback(row, single));
                 }
               }
               succeeded();

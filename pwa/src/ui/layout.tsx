@@ -19,6 +19,8 @@ export interface LayoutProps {
   syncStatus?: SyncStatus | null;
   /** Changes waiting to be sent, shown with the sync status (null: unknown). */
   unsentChanges?: number | null;
+  /** Refused changes and conflicts the customer has not dealt with (the sync status says so). */
+  changesNeedingAttention?: number;
   children: ReactNode;
 }
 
@@ -31,6 +33,7 @@ export function Layout({
   cartCount,
   syncStatus,
   unsentChanges,
+  changesNeedingAttention = 0,
   children,
 }: LayoutProps) {
   const [menuOpen, setMenuOpen] = useState(false);
@@ -51,7 +54,14 @@ export function Layout({
         status={
           <>
             <OfflineIndicator besideSyncStatus={Boolean(syncStatus)} />
-            {syncStatus ? <SyncStatusBadge status={syncStatus} unsent={unsentChanges} /> : null}
+            {syncStatus ? (
+              <SyncStatusBadge
+                status={syncStatus}
+                unsent={unsentChanges}
+                attention={changesNeedingAttention}
+                href="/changes"
+              />
+            ) : null}
           </>
         }
       />

@@ -1,4 +1,6 @@
+import { Link } from 'react-router-dom';
 import { uiLabels } from './labels.ts';
+import { changeLabels } from './change-labels.ts';
 import { WifiOffIcon } from './icons.tsx';
 import { useOnline } from './online.ts';
 
@@ -47,14 +49,23 @@ export interface SyncStatusBadgeProps {
   status: SyncStatus;
   /** Changes made on this device that the server has not acknowledged yet (null: unknown). */
   unsent?: number | null;
+  /** Refused changes and conflicts waiting for the customer (decision 017). */
+  attention?: number;
+  /** The pending changes page: the status is a link to it. */
+  href?: string;
 }
 
 /**
  * A dot, a word or two and the count of changes waiting to be sent: whether the local data is in
  * step with the server. The words show on every screen width (shorter on a phone).
  */
-export function SyncStatusBadge({ status, unsent = null }: SyncStatusBadgeProps) {
-  return (
+export function SyncStatusBadge({
+  status,
+  unsent = null,
+  attention = 0,
+  href,
+}: SyncStatusBadgeProps) {
+  const badge = (
     <span
       className="flex items-center gap-1.5 text-xs whitespace-nowrap"
       role="status"
@@ -79,6 +90,26 @@ export function SyncStatusBadge({ status, unsent = null }: SyncStatusBadgeProps)
           <span className="sr-only">{uiLabels.syncUnsentHint(unsent)}</span>
         </span>
       ) : null}
+      {attention > 0 ? (
+        <span
+          className="badge badge-xs badge-error font-medium tabular-nums"
+          data-testid="sync-attention"
+          data-count={attention}
+        >
+          {changeLabels.needsYou(attention)}
+        </span>
+      ) : null}
     </span>
+  );
+  if (!href) return badge;
+  return (
+    <Link
+      to={href}
+      className="rounded-field px-1 py-1.5 hover:bg-base-200"
+      data-testid="pending-changes-link"
+    >
+      <span className="sr-only">{changeLabels.pageTitle}: </span>
+      {badge}
+    </Link>
   );
 }

@@ -8,7 +8,7 @@ import { FlightSchema } from './flight.ts';
 import { OrderSchema } from './order.ts';
 import { ThemeSchema } from './preferences.ts';
 import { ReviewSchema } from './review.ts';
-import { SaleSchema } from './sale.ts';
+import { SaleFlightSchema, SaleSchema } from './sale.ts';
 import { PULL_DEFAULT_BATCH, PULL_MAX_BATCH, PUSH_MAX_ROWS } from '../sync-protocol.ts';
 import { IMAGE_URL_MAX_LENGTH } from './auth.ts';
 import { FLIGHT_LOGO_MAX_LENGTH } from './flight-form.ts';
@@ -140,7 +140,14 @@ export type ReviewDraftDoc = z.infer<typeof ReviewDraftDocSchema>;
 export const OrderDocSchema = OrderSchema;
 export type OrderDoc = z.infer<typeof OrderDocSchema>;
 
-export const SaleDocSchema = SaleSchema;
+/**
+ * A sale of the caller's airline, with `flight`: its flight's route and departure as they were
+ * when it was sold (the order line's snapshot, sync-server's 016 migration), so that the sales
+ * screen names the flight offline and after the flight was edited or deleted (issue 16). The
+ * server always sends it; it is optional because documents stored by a device before it existed
+ * lack it until they are pulled again (pwa/src/db/layout.ts `SERVER_FILLED_FIELDS`).
+ */
+export const SaleDocSchema = SaleSchema.extend({ flight: SaleFlightSchema.optional() });
 export type SaleDoc = z.infer<typeof SaleDocSchema>;
 
 /** The document schema of each collection (without the `_deleted` flag). */
@@ -356,6 +363,31 @@ export const PUSH_MAX_BODY_BYTES = /* @__PURE__ */ (() => {
 export function pushResponseSchema<C extends SyncCollectionName>(collection: C) {
   return z.array(replicatedDocSchema(collection));
 }
+
+/** A pushed row the server refused, and why (a §5/§8 message or the refusal's message). */
+export const PushRejectionSchema = z.object({ id: IdSchema, reason: text().max(500) });
+export type PushRejection = z.infer<typeof PushRejectionSchema>;
+
+/**
+ * Answer of a push that asked for the report (`PUSH_REPORT_HEADER`):
+ * - `documents`: as the array answer, the server's current document of every row not written as
+ *   sent (conflicts, completed rows, and refused rows the server has a document for);
+ * - `conflicts`: the ids of the rows not written because the client's assumed master state was no
+ *   longer the server's (their server document is in `documents`);
+ * - `rejected`: the rows the server refused, with the reason: a cart line or favourite of a flight
+ *   no longer in the catalogue (not written), a review draft that could not become a review
+ *   (stored `rejected` with the same reason, in `documents`).
+ */
+export function pushReportSchema<C extends SyncCollectionName>(collection: C) {
+  return z.object({
+    documents: z.array(replicatedDocSchema(collection)),
+    conflicts: z.array(IdSchema),
+    rejected: z.array(PushRejectionSchema),
+  });
+}
+export type PushReport<C extends SyncCollectionName> = z.infer<
+  ReturnType<typeof pushReportSchema<C>>
+>;
 
 // --- stream ----------------------------------------------------------------------------------
 

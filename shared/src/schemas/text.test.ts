@@ -149,6 +149,7 @@ function allSharedSchemas(): [string, z.ZodType][] {
       [`replicatedDocSchema(${name})`, shared.replicatedDocSchema(name)],
       [`pullResponseSchema(${name})`, shared.pullResponseSchema(name)],
       [`pushResponseSchema(${name})`, shared.pushResponseSchema(name)],
+      [`pushReportSchema(${name})`, shared.pushReportSchema(name)],
     ]),
     ...shared.WRITABLE_SYNC_COLLECTIONS.map((name): [string, z.ZodType] => [
       `pushBodySchema(${name})`,

@@ -6,6 +6,7 @@ import {
   type CartDoc,
   type FavouriteDoc,
   type PreferencesDoc,
+  type PushRejection,
   type ReviewDraftDoc,
   type SyncCollectionName,
   type SyncDoc,
@@ -46,11 +47,32 @@ export function pushPartition(caller: Caller | null, collection: SyncCollectionN
   return partition;
 }
 
+/** What a push did, row by row (the push report, `pushReportSchema` of shared). */
+export interface PushOutcome {
+  /** The server's current document of every row it did not write exactly as sent. */
+  documents: Replicated<SyncCollectionName>[];
+  /** Rows not written because their assumed master state was outdated. */
+  conflicts: string[];
+  /** Rows refused, with the reason. */
+  rejected: PushRejection[];
+}
+
+export interface PushOptions {
+  /**
+   * The client asked for the report (`PUSH_REPORT_HEADER`): a cart line or favourite of a flight
+   * no longer in the catalogue is then refused alone, with its reason, and the other rows are
+   * written. Without it such a row refuses the whole push with 404, as clients before the report
+   * expect (they narrow a refused push down to its rows).
+   */
+  report?: boolean;
+}
+
 /**
  * RxDB's push: writes the rows whose assumed master state is still the server's, and returns the
  * server's current document for every row it did not write exactly as sent: a conflict (someone
  * changed the document since the client read it), or a row the server completed (the flight
  * summary refreshed, a review draft accepted or rejected). The client replaces its copy with it.
+ * The outcome also names the conflicts and the refused rows with their reasons (the push report).
  *
  * All or nothing: the body is validated whole (shape with the shared schemas, size, ownership of
  * every row, flights that exist and are listed) before anything is written, and the writes run in
@@ -63,7 +85,8 @@ export async function pushChanges(
   caller: Caller | null,
   collection: SyncCollectionName,
   body: unknown,
-): Promise<Replicated<SyncCollectionName>[]> {
+  options: PushOptions = {},
+): Promise<PushOutcome> {
   const partition = pushPartition(caller, collection);
   const writable = collection as WritableCollection;
 
@@ -98,19 +121,29 @@ export async function pushChanges(
       // else changes them. Conflict detection and the write are one atomic step; other customers
       // never wait. The three statements go out together with BEGIN (postgres.js pipelines the
       // queries of a reserved connection) and run in order: one round trip instead of four.
-      const [, , current] = await Promise.all([
+      const [, refused, current] = await Promise.all([
         lockPartition(tx, partition),
-        checkReferences(tx, writable, partition, rows),
+        checkReferences(tx, writable, partition, rows, options.report === true),
         selectDocuments(tx, writable, partition, ids),
       ]);
 
-      const conflicts: Replicated<WritableCollection>[] = [];
+      const outcome: PushOutcome = { documents: [], conflicts: [], rejected: [] };
+      const documents = outcome.documents as Replicated<WritableCollection>[];
       const written: PushRow<WritableCollection>[] = [];
       const writes: Promise<void>[] = [];
       for (const row of rows) {
-        const master = current.get(row.newDocumentState.id);
+        const id = row.newDocumentState.id;
+        const master = current.get(id);
+        const reason = refused.get(id);
+        if (reason !== undefined) {
+          // Not written; the client keeps its change and learns why, and what the server has.
+          outcome.rejected.push({ id, reason });
+          if (master) documents.push(master);
+          continue;
+        }
         if (isConflict(writable, row.assumedMasterState ?? null, master ?? null) && master) {
-          conflicts.push(master);
+          documents.push(master);
+          outcome.conflicts.push(id);
           continue;
         }
         const write = WRITERS[writable](
@@ -125,7 +158,7 @@ export async function pushChanges(
         else await write;
         written.push(row);
       }
-      if (written.length === 0) return conflicts;
+      if (written.length === 0) return outcome;
 
       // What the server kept of each written row; any difference from what was sent goes back.
       // Statements of a transaction run in the order they are sent: this read sees the writes,
@@ -142,11 +175,16 @@ export async function pushChanges(
       ]);
       for (const row of written) {
         const stored = after.get(row.newDocumentState.id);
-        if (stored && canonical(stored) !== canonical(row.newDocumentState)) conflicts.push(stored);
+        if (stored && canonical(stored) !== canonical(row.newDocumentState)) documents.push(stored);
+        const draft = stored as Partial<ReviewDraftDoc> | undefined;
+        const sent = row.newDocumentState as Partial<ReviewDraftDoc>;
+        // A review draft the review rules refused is stored `rejected` with its reason.
+        if (sent.status === 'pending' && draft?.status === 'rejected' && !stored?._deleted)
+          outcome.rejected.push({ id: row.newDocumentState.id, reason: draft.reason ?? '' });
       }
-      return conflicts;
+      return outcome;
     }),
-  ) as Promise<Replicated<SyncCollectionName>[]>;
+  );
 }
 
 /**
@@ -209,17 +247,21 @@ function checkRows(
 /**
  * Rows that name flights or drafts must name the caller's own drafts, and flights that exist and,
  * for a favourite or cart line that is kept, are still in the catalogue: a deleted or unknown
- * flight is refused as `PUT /api/cart` refuses it (404 "Flight not found"). Removing a favourite
- * or cart line of a deleted flight is allowed: that is how a customer drops it. A deletion that
- * commits between this check and the write is still seen: the written line's document reads its
- * flight when pulled and says `flightDeleted` (documents.ts), and checkout refuses the flight.
+ * flight is refused as `PUT /api/cart` refuses it ("Flight not found"): the whole push with 404,
+ * or, when the client asked for the report (`perRow`), those rows alone (returned: row id →
+ * reason). Removing a favourite or cart line of a deleted flight is allowed: that is how a
+ * customer drops it. A deletion that commits between this check and the write is still seen: the
+ * written line's document reads its flight when pulled and says `flightDeleted` (documents.ts),
+ * and checkout refuses the flight.
  */
 async function checkReferences(
   tx: Queryable,
   collection: WritableCollection,
   partition: string,
   rows: readonly PushRow<WritableCollection>[],
-) {
+  perRow: boolean,
+): Promise<Map<string, string>> {
+  const refusedRows = new Map<string, string>();
   if (collection === 'favourites' || collection === 'cart') {
     const docs = rows.map((row) => row.newDocumentState as WithDeletedFlag<FavouriteDoc | CartDoc>);
     const flightIds = docs.map((doc) => doc.flightId);
@@ -230,8 +272,10 @@ async function checkReferences(
     const refused = docs
       .filter((doc) => !deleted.has(doc.flightId) || (deleted.get(doc.flightId) && !doc._deleted))
       .map((doc) => doc.flightId);
-    if (refused.length > 0)
+    if (refused.length > 0 && !perRow)
       throw new AppError(ErrorCode.NotFound, FLIGHT_NOT_FOUND, { flightIds: refused });
+    // A favourite's and a cart line's id is its flight id (checkRows).
+    for (const flightId of refused) refusedRows.set(flightId, FLIGHT_NOT_FOUND);
   }
   if (collection === 'reviewDrafts') {
     const ids = rows.map((row) => row.newDocumentState.id);
@@ -241,6 +285,7 @@ async function checkReferences(
     if (foreign.length > 0)
       throw new AppError(ErrorCode.Forbidden, messages.notAllowed, { reason: 'not_owner' });
   }
+  return refusedRows;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isFlightAvailable, specLabels, type CartLine, type Totals } from '@skyport/shared';
 import { AirlineLogo } from '../../../ui/airline-logo.tsx';
+import { ChangeMarker, type ChangeMarkerState } from '../../../ui/change-marker.tsx';
 import { formatHour, formatPrice } from '../../../ui/format.ts';
 import { uiLabels } from '../../../ui/labels.ts';
 import { OrderSummary } from '../../../ui/order-summary.tsx';
@@ -17,6 +18,8 @@ export interface CartScreenProps {
   onDecrement: (line: CartLine) => void;
   onRemove: (line: CartLine) => void;
   onCheckout: () => void;
+  /** The sync state of each line's latest change, by flight id (decision 017). */
+  changeStates?: ReadonlyMap<string, ChangeMarkerState>;
 }
 
 /**
@@ -26,6 +29,7 @@ export interface CartScreenProps {
  */
 export function CartScreen({
   lines,
+  changeStates,
   totals,
   onIncrement,
   onDecrement,
@@ -61,6 +65,7 @@ export function CartScreen({
                   {formatHour(line.departureHour)} – {formatHour(line.arrivalHour)} ·{' '}
                   {formatPrice(line.priceCents)}
                 </p>
+                <ChangeMarker state={changeStates?.get(line.flightId)} />
               </div>
               <div className="join" role="group" aria-label={`${uiLabels.tickets}: ${route}`}>
                 <button

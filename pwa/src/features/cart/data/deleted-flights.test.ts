@@ -1,3 +1,4 @@
+import { Observable } from 'rxjs';
 import { expect, test } from 'vitest';
 import { calculateCartTotals, messages, type CartDoc } from '@skyport/shared';
 import {
@@ -55,13 +56,22 @@ test("a deleted flight's cart line and favourite show it, out of the total, and 
     ok: false,
     message: messages.flightNoLongerAvailable,
   });
-  // …and a change written anyway (a stale device) is refused by the server and rolled back.
+  // …and a change written anyway (a stale device) is refused by the server with the reason, and
+  // kept as made until the customer discards or removes it (decision 017).
   const doc = await db.collections.cart.findOne(gone).exec();
   await doc!.incrementalPatch({ amount: 5 });
   await until(
-    db.collections.cart.findOne(gone).$,
-    (line) => (line?.toJSON() as CartDoc | undefined)?.amount === 2,
+    new Observable<boolean>((subscriber) => {
+      const check = () =>
+        subscriber.next(engine.changes.getSnapshot().refused.some((change) => change.id === gone));
+      check();
+      return engine.changes.subscribe(check);
+    }),
+    Boolean,
   );
+  expect(
+    ((await db.collections.cart.findOne(gone).exec())?.toJSON() as CartDoc | undefined)?.amount,
+  ).toBe(5);
   expect(engine.status.getSnapshot().rejected).toContainEqual({
     collection: 'cart',
     id: gone,

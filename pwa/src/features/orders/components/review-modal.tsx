@@ -20,6 +20,8 @@ export interface ReviewModalProps {
   /** Called when a field is empty: the spec closes the modal and shows "Oops..." / "Complete all fields!". */
   onIncomplete: () => void;
   defaultName?: string;
+  /** A refused review opened again to fix it (decision 017): what it said. */
+  defaultReview?: { rating: number | null; comment: string };
 }
 
 /** The modal's values as typed: no rating until a star is picked. */
@@ -36,11 +38,18 @@ export function ReviewModal({
   onSubmit,
   onIncomplete,
   defaultName = '',
+  defaultReview,
 }: ReviewModalProps) {
   const { control, register, formState, getValues, submit } = useSchemaForm<
     ReviewValues,
     ReviewForm
-  >(ReviewFormSchema, { defaultValues: { name: defaultName, rating: null, comment: '' } });
+  >(ReviewFormSchema, {
+    defaultValues: {
+      name: defaultName,
+      rating: defaultReview?.rating ?? null,
+      comment: defaultReview?.comment ?? '',
+    },
+  });
   const { errors } = formState;
   const publish = submit((review) => {
     onClose();

@@ -56,8 +56,13 @@ export async function saveReviewDraft(
 
 export interface ReviewDraftState {
   id: string;
+  orderId: string;
+  flightId: string;
   status: ReviewDraftStatus;
   reason: string | null;
+  rating: number | null;
+  name: string;
+  comment: string;
 }
 
 /** Every draft by `reviewDraftKey`: pending (not yet sent or answered), accepted or rejected. */
@@ -70,7 +75,16 @@ export function reviewDrafts$(data: LocalData): Observable<ReadonlyMap<string, R
             const draft = doc._data as ReviewDraftDoc;
             return [
               reviewDraftKey(draft.orderId, draft.flightId),
-              { id: draft.id, status: draft.status, reason: draft.reason },
+              {
+                id: draft.id,
+                orderId: draft.orderId,
+                flightId: draft.flightId,
+                status: draft.status,
+                reason: draft.reason,
+                rating: draft.rating,
+                name: draft.name,
+                comment: draft.comment,
+              },
             ];
           }),
         ),
