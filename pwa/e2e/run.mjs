@@ -1,6 +1,6 @@
 // Runs every browser test of the PWA against the production build and a real server:
 // the guest/customer journeys, the airline/admin journeys, the checkout against a slow payment
-// provider and the local-first harness.
+// provider, the signed e-tickets and the local-first harness.
 // Needs Chromium: CHROMIUM_PATH, Debian's /usr/bin/chromium or a Playwright-managed one
 // (find-chromium.mjs); every config launches the one found here.
 import { spawnSync } from 'node:child_process';
@@ -18,6 +18,8 @@ const steps = [
   ['playwright', 'test', '-c', 'e2e/support/playwright.config.ts'],
   ['playwright', 'test', '-c', 'e2e/airline-admin/playwright.config.ts'],
   ['playwright', 'test', '-c', 'e2e/checkout/playwright.config.ts'],
+  ['playwright', 'test', '-c', 'e2e/checkout/seat-hold.config.ts'],
+  ['playwright', 'test', '-c', 'e2e/tickets/playwright.config.ts'],
   ['vite', 'build', '-c', 'e2e/local-first/vite.config.ts'],
   ['playwright', 'test', '-c', 'e2e/local-first/playwright.config.ts'],
 ];

@@ -120,6 +120,17 @@ export const messages = {
   logoutStaySignedIn: 'Stay signed in',
   logoutAnyway: 'Log out anyway',
 
+  // Signed e-tickets, issue 17 (Skyport's own texts, not from the spec)
+  ticketMissing: 'Paste a ticket to verify it',
+  ticketMalformed:
+    'This is not a ticket: paste the whole ticket code (three parts separated by dots)',
+  ticketTooLong: 'This is too long to be a Skyport ticket',
+
+  // Seat holds and re-quotes, issue 17 (Skyport's own texts, not from the spec)
+  holdExpired: 'Your seat hold has expired: the seats went back on sale. Hold them again to pay.',
+  holdNotFound: 'No such seat hold',
+  holdAlreadyPaid: 'These seats are already paid for',
+
   // Input rules of every text field (Skyport's own texts, not from the spec)
   textNotStorable:
     'This text contains a character that cannot be stored (a NUL character or an unpaired surrogate)',
@@ -130,6 +141,15 @@ export type MessageKey = keyof typeof messages;
 /** "Solo {n} asientos disponibles!" — the low-stock warning on a flight card. */
 export function lowStockWarning(tickets: number): string {
   return `Solo ${tickets} asientos disponibles!`;
+}
+
+/**
+ * A seat hold asking for more of one flight than one customer may hold (Skyport's own text):
+ * `most` seats, `percent` of the flight's seats.
+ */
+export function holdShareExceeded(flight: string, most: number, percent: number): string {
+  const seats = most === 1 ? '1 seat' : `${most} seats`;
+  return `You can hold at most ${seats} of the flight ${flight} (${percent}% of its seats). Lower the amount in your cart.`;
 }
 
 /** "You can't buy more tickets, there's not enough in stock" plus the amount in stock. */

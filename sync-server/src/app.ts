@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { bodyLimit } from 'hono/body-limit';
 import { PUSH_MAX_BODY_BYTES } from '@skyport/shared';
@@ -35,16 +35,19 @@ import {
 } from './features/identity/settings.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
-import { syncRoutes } from './sync/routes.ts';
+import { sessionCacheFor, syncRoutes } from './sync/routes.ts';
 import { snapshotRoutes } from './sync/snapshot.ts';
 import type { StreamLimits } from './sync/stream-limits.ts';
 import { createTestPayments, type Payments } from './payments/index.ts';
 import { cartRoutes } from './features/cart/routes.ts';
 import { checkoutRoutes } from './features/checkout/routes.ts';
+import type { HoldSettings } from './features/checkout/holds.ts';
 import { flightsManagementRoutes } from './features/flights-management/routes.ts';
 import { orderRoutes } from './features/orders/routes.ts';
 import { reviewRoutes } from './features/reviews/routes.ts';
 import { salesRoutes } from './features/sales/routes.ts';
+import { ticketRoutes } from './features/tickets/routes.ts';
+import { createTicketService, type TicketService } from './features/tickets/tickets.ts';
 import { publicUrl } from './features/identity/settings.ts';
 
 export interface AppDeps {
@@ -68,8 +71,18 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Payment providers (payments/); default: the built-in test provider. */
   payments?: Payments;
+  /**
+   * Signed e-tickets (features/tickets/): main.ts passes one with TICKET_KEY_SECRET; default: one
+   * that stores new private keys unsealed (development and tests).
+   */
+  tickets?: TicketService;
   /** What the sync streams may spend (sync/stream-limits.ts); defaults otherwise. */
   streams?: Partial<StreamLimits>;
+  /**
+   * Seat holds (features/checkout/holds.ts): lifetime, share cap, release job period. Default: 10
+   * minutes, 50 %, and no release job (main.ts runs it; tests run passes themselves).
+   */
+  holds?: Partial<HoldSettings>;
 }
 
 /** Identity and email dependencies from the environment (used by main.ts). */
@@ -164,17 +177,30 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
     await next();
     metrics.checkoutOutcomes.inc({ outcome: checkoutOutcome(c.res.status) });
   });
-  const limitBodies = (maxSize: number) =>
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw new AppError(
-          ErrorCode.PayloadTooLarge,
-          `Request body is too large: at most ${maxSize} bytes`,
-          { maxBytes: maxSize },
-        );
-      },
-    });
+  const limitBodies = (maxSize: number): MiddlewareHandler => {
+    const tooLarge = () => {
+      throw new AppError(
+        ErrorCode.PayloadTooLarge,
+        `Request body is too large: at most ${maxSize} bytes`,
+        { maxBytes: maxSize },
+      );
+    };
+    const streamed = bodyLimit({ maxSize, onError: tooLarge });
+    // A body of a declared length is judged by it (Node's parser never reads past it), so the
+    // route reads it straight from the socket; hono's limiter would first wrap it in a web
+    // Request and stream (a sixth of a sync push's CPU time, docs/decisions/018-push-throughput.md).
+    // Only a chunked body, of no declared length, is counted as it arrives.
+    return (c, next) => {
+      const length = c.req.header('content-length');
+      if (
+        length === undefined ||
+        c.req.header('transfer-encoding') !== undefined ||
+        !/^\d+$/.test(length)
+      )
+        return streamed(c, next);
+      return Number(length) > maxSize ? tooLarge() : next();
+    };
+  };
   const defaultBodyLimit = limitBodies(MAX_BODY_BYTES);
   const syncPushBodyLimit = limitBodies(SYNC_PUSH_MAX_BODY_BYTES);
   // GET and HEAD carry no body a route reads, and the limit's wrapper copies the whole request
@@ -188,7 +214,15 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   // Who is calling (c.var.user), then CSRF: before any route, so every route is covered.
   const syncSql = deps.syncSql ?? deps.sql;
   const isSync = (path: string) => path.startsWith('/api/sync/');
-  api.use(sessionMiddleware((c) => (isSync(c.req.path) ? syncSql : deps.sql)));
+  // Sync requests (every device, many times a minute) resolve their session through the
+  // instance's session cache, invalidated across instances (docs/decisions/018-push-throughput.md).
+  const syncSessions = sessionCacheFor({ sql: syncSql, logger: deps.logger });
+  api.use(
+    sessionMiddleware(
+      (c) => (isSync(c.req.path) ? syncSql : deps.sql),
+      (c) => (isSync(c.req.path) ? syncSessions : undefined),
+    ),
+  );
   api.use(csrfProtection(identity.settings));
 
   api.route('/', healthRoutes({ sql: deps.sql, lifecycle }));
@@ -202,6 +236,7 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   api.route('/', flightsManagementRoutes(deps));
   api.route('/', cartRoutes(deps));
   const payments = deps.payments ?? createTestPayments();
+  const tickets = deps.tickets ?? createTicketService({ sql: deps.sql, logger: deps.logger });
   const checkout = checkoutRoutes({
     ...deps,
     payments,
@@ -209,8 +244,10 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
     background: identity.background,
     publicUrl: publicUrl(identity.settings),
     lifecycle,
+    tickets,
   });
   api.route('/', checkout.routes);
+  api.route('/', ticketRoutes({ sql: deps.sql, tickets, settings: identity.settings }));
   api.route('/', orderRoutes(deps));
   api.route('/', salesRoutes(deps));
   api.route('/', reviewRoutes(deps));

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createApp, identityDepsFromConfig } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, holdSettingsFromConfig, loadConfig } from './config.ts';
 import { createSql } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
@@ -16,6 +16,7 @@ import { Lifecycle } from './lib/lifecycle.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { createPaymentsFromConfig } from './payments/index.ts';
+import { createTicketService, startTicketBackfill } from './features/tickets/tickets.ts';
 import { streamLimitsFromConfig } from './sync/stream-limits.ts';
 
 /** In the repository, src/ or dist/ sits one level below sync-server/, two below the root. */
@@ -73,6 +74,16 @@ if (config.SEED_DEMO === 'always' || embeddedAndEmpty) {
   logger.info({ ...counts, ms: Math.round(performance.now() - started) }, 'demo data loaded');
 }
 
+// Signed e-tickets (features/tickets/): the first signing key, made by whichever instance gets
+// there first, then the tickets of confirmed orders that have none (the demo's), now and every
+// few minutes.
+const tickets = createTicketService({ sql, logger, secret: config.TICKET_KEY_SECRET });
+if (!config.TICKET_KEY_SECRET && config.NODE_ENV === 'production') {
+  logger.warn('TICKET_KEY_SECRET is not set: new ticket signing keys are stored unsealed');
+}
+await tickets.ensureKey();
+lifecycle.onShutdown('ticket backfill', startTicketBackfill(tickets, logger));
+
 // The PWA: PUBLIC_DIR, else the copy the production build puts beside the server (dist/public),
 // else the workspace's pwa/dist.
 const publicDir = [
@@ -95,6 +106,8 @@ const app = createApp(
     ...identityDepsFromConfig(config, sql),
     payments: createPaymentsFromConfig(config),
     streams: streamLimitsFromConfig(config),
+    holds: holdSettingsFromConfig(config),
+    tickets,
     lifecycle,
     metrics,
   },

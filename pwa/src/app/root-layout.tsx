@@ -7,7 +7,9 @@ import { Loader } from '../ui/loader.tsx';
 import { setApiNavigator } from '../api/api-client.ts';
 import { useCart } from '../features/cart/data/cart.ts';
 import { useSyncStatus } from '../data/provider.tsx';
+import { useChangeStates } from '../data/change-states.ts';
 import { ThemePreferenceSync } from '../features/preferences/components/theme-preference-sync.tsx';
+import { PriceDropWatch } from '../features/favourites/components/price-drop-watch.tsx';
 import { roleOf, useCurrentUser } from './session.ts';
 
 const SYNC_BADGE: Record<SyncPhase, BadgeStatus> = {
@@ -22,6 +24,7 @@ export function RootLayout() {
   const user = useCurrentUser();
   const cart = useCart();
   const sync = useSyncStatus();
+  const changes = useChangeStates();
   const navigate = useNavigate();
   const location = useLocation();
 
@@ -42,8 +45,10 @@ export function RootLayout() {
       cartCount={cart?.count ?? 0}
       syncStatus={user ? SYNC_BADGE[sync.phase] : null}
       unsentChanges={sync.unsent}
+      changesNeedingAttention={changes.refused.length + changes.conflicts.length}
     >
       <ThemePreferenceSync />
+      <PriceDropWatch />
       <Suspense fallback={<Loader />}>
         <Outlet />
       </Suspense>

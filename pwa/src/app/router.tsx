@@ -33,6 +33,14 @@ export const routes: RouteObject[] = [
           (m) => m.TicketRoute,
         ),
       },
+      // Signed e-tickets (issue 17): anyone verifies one, offline too.
+      {
+        path: 'verify-ticket',
+        lazy: page(
+          () => import('./routes/verify-ticket.tsx'),
+          (m) => m.VerifyTicketRoute,
+        ),
+      },
       { path: 'login', lazy: page(auth, (m) => m.LoginRoute) },
       { path: 'register', lazy: page(auth, (m) => m.RegisterRoute) },
       { path: 'verify-email', lazy: page(auth, (m) => m.VerifyEmailRoute) },
@@ -45,6 +53,13 @@ export const routes: RouteObject[] = [
       { path: 'success', lazy: page(shopping, (m) => m.SuccessRoute) },
       { path: 'purchases', lazy: page(orders, (m) => m.PurchasesRoute) },
       { path: 'orders', lazy: page(orders, (m) => m.OrdersRoute) },
+      {
+        path: 'changes',
+        lazy: page(
+          () => import('./routes/changes.tsx'),
+          (m) => m.PendingChangesRoute,
+        ),
+      },
       // Airline and administrator screens (issue 7).
       { path: 'register/airline', lazy: page(airline, (m) => m.RegisterAirlineRoute) },
       { path: 'catalog', lazy: page(airline, (m) => m.CatalogRoute) },

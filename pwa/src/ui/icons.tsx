@@ -88,3 +88,27 @@ export const ChevronIcon = (p: P) => (
     <path d="m6 9 6 6 6-6" />
   </Icon>
 );
+
+export const ClockIcon = (p: P) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </Icon>
+);
+
+export const TrendDownIcon = (p: P) => (
+  <Icon {...p}>
+    <path d="M3 7l6 6 4-4 8 8" />
+    <path d="M21 11v6h-6" />
+  </Icon>
+);
+
+/** A QR code (the e-ticket button of My Orders). */
+export const QrIcon = (p: P) => (
+  <Icon {...p}>
+    <rect x="3" y="3" width="7" height="7" rx="1" />
+    <rect x="14" y="3" width="7" height="7" rx="1" />
+    <rect x="3" y="14" width="7" height="7" rx="1" />
+    <path d="M14 14h3v3h-3zM20 14v.01M14 20h.01M17 20h4v-3" />
+  </Icon>
+);

@@ -72,6 +72,9 @@ export const uiLabels = {
   duration: 'Estimated duration',
   hours: (hhmm: string) => `${hhmm} h`,
   price: 'Price',
+  // How fresh the local catalogue's prices are (ui/price-freshness.tsx)
+  pricesAsOf: (ago: string) => `Prices as of ${ago}`,
+  pricesAsOfUnknown: 'Prices as last saved on this device: they may have changed',
   description: 'Description',
   reviews: 'Customer reviews',
   averageRating: 'Average rating',

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { specLabels } from '@skyport/shared';
 import { uiLabels } from './labels.ts';
+import { ticketLabels } from './ticket-labels.ts';
 import { CartIcon, PlaneIcon, UserIcon } from './icons.tsx';
 import { ThemeSwitch } from './theme-switch.tsx';
 
@@ -14,6 +15,16 @@ export interface NavLinkItem {
 
 /** The spec's navigation by role (§2), without the cart and the profile picture. */
 export function navLinksFor(role: NavRole): NavLinkItem[] {
+  // Not in the spec: anyone may check a signed e-ticket (issue 17), so every role has the link.
+  const verifyTicket = { to: '/verify-ticket', label: ticketLabels.verifyNav };
+  const links = specNavLinksFor(role);
+  const logOut = links.findIndex((link) => link.to === '/logout');
+  return logOut === -1
+    ? [...links, verifyTicket]
+    : [...links.slice(0, logOut), verifyTicket, ...links.slice(logOut)];
+}
+
+function specNavLinksFor(role: NavRole): NavLinkItem[] {
   switch (role) {
     case 'guest':
       return [

@@ -177,11 +177,13 @@ const QUERIES: Readonly<
       to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS creationdate,
       o.total_cents AS "priceCents",
       coalesce((
-        SELECT json_agg(json_build_object(
+        SELECT json_agg(json_strip_nulls(json_build_object(
           'id', l.id, 'flightId', l.flight_id, 'airlineId', l.airline_id, 'amount', l.amount,
           'valueCents', l.unit_price_cents, 'review', l.reviewed,
           'moreinfo', json_build_object('origin', l.origin, 'destination', l.destination,
-            'arrivalHour', ${hour('l.arrival_hour')}, 'departureHour', ${hour('l.departure_hour')}))
+            'arrivalHour', ${hour('l.arrival_hour')}, 'departureHour', ${hour('l.departure_hour')}),
+          -- The signed e-ticket (013 migration), absent until issued: nothing else here is null.
+          'ticket', (SELECT t.token FROM tickets t WHERE t.order_line_id = l.id)))
           ORDER BY l.id)
         FROM order_lines l WHERE l.order_id = o.id), '[]'::json) AS stocks,
       o.revision, (o.deleted OR o.status <> 'confirmed') AS deleted`,
@@ -191,8 +193,12 @@ const QUERIES: Readonly<
     txColumn: 'o.txid',
   },
   sales: {
+    // The flight as sold: the order line's snapshot (016 migration), whatever became of the flight.
     select: `s.id, s.airline_id AS "airlineId", s.flight_id AS "idFlight", s.unit_price_cents AS "priceCents",
-      s.amount, ${ms('s.created_at')} AS "createdAt", s.revision,
+      s.amount, ${ms('s.created_at')} AS "createdAt",
+      json_build_object('origin', l.origin, 'destination', l.destination,
+        'departureDate', ${day('l.departure_date')}, 'departureHour', ${hour('l.departure_hour')}) AS flight,
+      s.revision,
       (s.deleted OR o.deleted OR o.status <> 'confirmed') AS deleted`,
     from: 'sales s JOIN order_lines l ON l.id = s.order_line_id JOIN orders o ON o.id = l.order_id',
     partitionColumn: 's.airline_id',

@@ -4,6 +4,7 @@ import {
   SYNC_PROTOCOL_VERSION,
   SYNC_UPDATE_REQUIRED_MESSAGE,
   SYNC_VERSION_HEADER,
+  PUSH_REPORT_HEADER,
   SyncCollectionNameSchema,
   type SyncCollectionName,
 } from '@skyport/shared';
@@ -12,6 +13,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppDeps } from '../app.ts';
 import type { Sql } from '../db/client.ts';
 import type { AuthEnv } from '../features/identity/guard.ts';
+import { createSessionCache, type SessionCache } from '../features/identity/session-cache.ts';
 import { clientIp } from '../features/identity/middleware.ts';
 import { resolveIdentitySettings } from '../features/identity/settings.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
@@ -76,6 +78,20 @@ export const changeFeedFor = feeds.get;
 const watches = onePerHandle(createAccessWatch);
 export const accessWatchFor = watches.get;
 
+/**
+ * One session cache per database handle (features/identity/session-cache.ts), kept exact by the
+ * handle's access watch: app.ts resolves the sessions of sync requests through it.
+ */
+const sessionCaches = new WeakMap<Sql, SessionCache>();
+export function sessionCacheFor(deps: Pick<AppDeps, 'sql' | 'logger'>): SessionCache {
+  let cache = sessionCaches.get(deps.sql);
+  if (!cache) {
+    cache = createSessionCache(deps.sql, accessWatchFor(deps));
+    sessionCaches.set(deps.sql, cache);
+  }
+  return cache;
+}
+
 /** Stops the instance's change feed and access watch (its LISTENs) on shutdown, after the streams. */
 async function closeChangeFeed(sql: Sql): Promise<void> {
   await Promise.all([feeds.close(sql), watches.close(sql)]);
@@ -108,6 +124,7 @@ function collectionParam(c: Context): SyncCollectionName {
  * RxDB's replication protocol over HTTP (docs/architecture.md §4), one endpoint set per collection:
  * - `GET  /sync/{collection}/pull?revision=&id=&limit=&partition=` → `{ documents, checkpoint }`
  * - `POST /sync/{collection}/push` `{ rows: [{ newDocumentState, assumedMasterState }] }` → conflicts
+ *   (with `PUSH_REPORT_HEADER`: `{ documents, conflicts, rejected }`, the push report)
  * - `GET  /sync/{collection}/stream` → Server-Sent Events `changes` and `resync` (see streamChanges)
  * - `GET  /sync/stream?collections=a,b` → the same for several collections on one connection
  * The caller is the identity middleware's `c.var.user`; partitions are checked by the same guard
@@ -149,8 +166,10 @@ export function syncRoutes(deps: SyncRouteDeps) {
       } catch {
         throw new AppError(ErrorCode.BadRequest, 'Malformed JSON body');
       }
-      const conflicts = await pushChanges(sql, c.get('user'), collection, body);
-      return c.json(conflicts);
+      const report = c.req.header(PUSH_REPORT_HEADER) === '1';
+      const outcome = await pushChanges(sql, c.get('user'), collection, body, { report });
+      // Clients that did not ask for the report read the bare array of documents.
+      return c.json(report ? outcome : outcome.documents);
     })
     .get('/sync/stream', async (c) => {
       // One connection for several collections: a browser holds at most 6 HTTP/1.1

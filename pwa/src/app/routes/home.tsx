@@ -4,22 +4,27 @@ import { messages, type CatalogQuery } from '@skyport/shared';
 import { HomeScreen } from '../../features/catalog/components/home-screen.tsx';
 import { showToast } from '../../ui/toast.tsx';
 import {
+  departureChoiceFrom,
+  departureParams,
   homeQueryFrom,
+  type DepartureChoice,
   useAirlines,
   useCatalogPage,
   useCatalogPlaces,
 } from '../../features/catalog/data/catalogue.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
+import { useCatalogueFreshness } from '../../data/provider.tsx';
 import { useShopActions } from '../actions.ts';
 import { roleOf, useCurrentUser } from '../session.ts';
 import { PendingAirlineHome, SuperAdminHome } from './slots.tsx';
 
-function paramsFrom(query: CatalogQuery): URLSearchParams {
+function paramsFrom(query: CatalogQuery, departure: DepartureChoice | undefined): URLSearchParams {
   const params = new URLSearchParams();
   if (query.origin) params.set('origin', query.origin);
   if (query.destination) params.set('destination', query.destination);
   if (query.airlineId) params.set('airlineId', query.airlineId);
   if (query.band !== 'all') params.set('band', query.band);
+  for (const [key, value] of Object.entries(departureParams(departure))) params.set(key, value);
   if (query.sort !== 'initial') params.set('sort', query.sort);
   if (query.page > 1) params.set('page', String(query.page));
   return params;
@@ -36,11 +41,13 @@ function CatalogHome() {
   const role = roleOf(useCurrentUser());
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => homeQueryFrom(params), [params]);
+  const departure = useMemo(() => departureChoiceFrom(params), [params]);
   const page = useCatalogPage(query);
   const airlines = useAirlines();
   const places = useCatalogPlaces();
   const favourites = useFavourites();
   const actions = useShopActions();
+  const freshness = useCatalogueFreshness();
   const favouriteIds = useMemo(
     () => new Set(favourites.map((favourite) => favourite.flightId)),
     [favourites],
@@ -51,10 +58,11 @@ function CatalogHome() {
   useEffect(() => {
     if (!originNotFound) return;
     showToast(messages.originNotFound, 'error');
-    setParams(paramsFrom({ ...query, origin: undefined, destination: undefined, page: 1 }), {
-      replace: true,
-    });
-  }, [originNotFound, query, setParams]);
+    setParams(
+      paramsFrom({ ...query, origin: undefined, destination: undefined, page: 1 }, departure),
+      { replace: true },
+    );
+  }, [originNotFound, query, departure, setParams]);
 
   return (
     <HomeScreen
@@ -63,9 +71,12 @@ function CatalogHome() {
       airlines={airlines}
       places={places}
       favouriteIds={favouriteIds}
+      freshness={freshness}
       showBuyActions={role === 'guest' || role === 'customer'}
       // Every change returns to page 1 (spec §4), except a page change itself.
-      onQueryChange={(change) => setParams(paramsFrom({ ...query, page: 1, ...change }))}
+      onQueryChange={(change) => setParams(paramsFrom({ ...query, page: 1, ...change }, departure))}
+      departure={departure}
+      onDepartureChange={(choice) => setParams(paramsFrom({ ...query, page: 1 }, choice))}
       onReset={() => setParams(new URLSearchParams())}
       onAddFavourite={(flight) => void actions.addFavourite(flight)}
       onAddToCart={(flight) => void actions.addToCart(flight)}

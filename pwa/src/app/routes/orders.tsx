@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import {
   messages,
   TOAST_FEEDBACK_MS,
@@ -50,7 +51,25 @@ export function OrdersRoute({ withProfile = false }: { withProfile?: boolean }) 
     () => new Map(airlines.map((airline) => [airline.id, airline.name])),
     [airlines],
   );
-  const [reviewing, setReviewing] = useState<{ order: Order; line: OrderLine } | null>(null);
+  const [chosen, setChosen] = useState<{ order: Order; line: OrderLine } | null>(null);
+  // `?review=<draft id>`: a refused review opened again from the pending changes page to fix it.
+  const [params, setParams] = useSearchParams();
+  const fixing = params.get('review');
+  const fixTarget = useMemo(() => {
+    if (!fixing) return null;
+    const draft = [...drafts.values()].find((item) => item.id === fixing);
+    const order = orders?.find((item) => item.id === draft?.orderId);
+    const line = order?.stocks.find((item) => item.flightId === draft?.flightId);
+    return order && line && !line.review ? { order, line } : null;
+  }, [fixing, drafts, orders]);
+  const reviewing = chosen ?? fixTarget;
+  const reviewingDraft = reviewing
+    ? drafts.get(reviewDraftKey(reviewing.order.id, reviewing.line.flightId))
+    : undefined;
+  const close = () => {
+    setChosen(null);
+    if (fixing) setParams({}, { replace: true });
+  };
 
   if (session.status === 'loading') return <Loader />;
   if (!user) return <LoginRoute />;
@@ -81,7 +100,9 @@ export function OrdersRoute({ withProfile = false }: { withProfile?: boolean }) 
       if (saved.ok) showToast(uiLabels.reviewDraftQueued, 'info');
       else showToast(saved.message, 'error');
     };
-    if (!navigator.onLine) {
+    // Offline, or fixing a refused review: through the queue, whose outcome the draft records.
+    const refused = drafts.get(reviewDraftKey(order.id, line.flightId))?.status === 'rejected';
+    if (!navigator.onLine || refused) {
       await queue();
       return;
     }
@@ -114,13 +135,16 @@ export function OrdersRoute({ withProfile = false }: { withProfile?: boolean }) 
         orders={orders}
         airlineName={(id) => names.get(id) ?? '—'}
         pendingReviewLineIds={pending}
-        onReview={(order, line) => setReviewing({ order, line })}
+        onReview={(order, line) => setChosen({ order, line })}
       />
       <ReviewModal
         key={reviewing?.line.id ?? 'none'}
         open={reviewing !== null}
-        defaultName={user.name ?? ''}
-        onClose={() => setReviewing(null)}
+        defaultName={
+          reviewingDraft?.status === 'rejected' ? reviewingDraft.name : (user.name ?? '')
+        }
+        defaultReview={reviewingDraft?.status === 'rejected' ? reviewingDraft : undefined}
+        onClose={close}
         onIncomplete={() =>
           void alertDialog({ title: messages.oops, text: messages.completeAllFieldsReview })
         }

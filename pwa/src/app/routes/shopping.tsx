@@ -16,8 +16,11 @@ import { showToast } from '../../ui/toast.tsx';
 import { uiLabels } from '../../ui/labels.ts';
 import { useCart, useCartLines } from '../../features/cart/data/cart.ts';
 import { useFavourites } from '../../features/favourites/data/favourites.ts';
+import { usePriceDrops } from '../../features/favourites/data/price-watch.ts';
+import { useNotificationPermission } from '../../features/favourites/data/price-drop-notifications.ts';
 import { useShopActions } from '../actions.ts';
-import { useLocalData } from '../../data/provider.tsx';
+import { useItemChangeStates } from '../../data/change-states.ts';
+import { useCatalogueFreshness, useLocalData } from '../../data/provider.tsx';
 import { setSessionUser, useSession } from '../session.ts';
 import { LoginRoute } from './auth.tsx';
 
@@ -25,13 +28,21 @@ export function FavouritesRoute() {
   useLocalData(); // the route's loader shows until the local data layer is open
   const session = useSession();
   const favourites = useFavourites();
+  const priceDrops = usePriceDrops();
+  const freshness = useCatalogueFreshness();
+  const permission = useNotificationPermission();
   const actions = useShopActions();
+  const favouriteChanges = useItemChangeStates('favourites');
   if (session.status === 'loading') return <Loader />;
   if (!session.user) return <LoginRoute />;
   return (
     <FavouritesScreen
       favourites={favourites}
       onRemove={(favourite) => void actions.removeFavourite(favourite.flightId)}
+      priceDrops={priceDrops}
+      freshness={freshness}
+      notifications={{ state: permission.state, onAsk: () => void permission.ask() }}
+      changeStates={favouriteChanges}
     />
   );
 }
@@ -42,6 +53,7 @@ export function CartRoute() {
   const navigate = useNavigate();
   const lines = useCartLines();
   const actions = useShopActions();
+  const cartChanges = useItemChangeStates('cart');
   const totals = useMemo(() => calculateCartTotals(lines), [lines]);
   const checkout = () => {
     const user = session.user;
@@ -67,6 +79,7 @@ export function CartRoute() {
       onDecrement={(line) => void actions.decrement(line)}
       onRemove={(line) => void actions.remove(line)}
       onCheckout={checkout}
+      changeStates={cartChanges}
     />
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import {
+  cheapestDays,
   messages,
   type Airline,
   type CatalogQuery,
@@ -7,14 +8,17 @@ import {
   type Flight,
   type PriceBand,
 } from '@skyport/shared';
-import type { CatalogPlaces, HomePage } from '../data/catalogue.ts';
+import type { CatalogPlaces, DepartureChoice, HomePage } from '../data/catalogue.ts';
 import { Loader } from '../../../ui/loader.tsx';
 import { Pagination } from '../../../ui/pagination.tsx';
 import { uiLabels } from '../../../ui/labels.ts';
+import { PriceFreshness, type CatalogueFreshness } from '../../../ui/price-freshness.tsx';
 import { FlightCard } from './flight-card.tsx';
 import { FilterPanel } from './filter-panel.tsx';
 import { SearchBox } from './search-box.tsx';
 import { ContactUs } from './contact-us.tsx';
+import { DepartureFilter } from './departure-filter.tsx';
+import { DepartureDays } from './departure-days.tsx';
 
 export interface HomeScreenProps {
   query: CatalogQuery;
@@ -28,7 +32,12 @@ export interface HomeScreenProps {
   places: CatalogPlaces;
   favouriteIds: ReadonlySet<string>;
   showBuyActions: boolean;
+  /** How fresh the prices of the local catalogue are (null until known: nothing is shown). */
+  freshness?: CatalogueFreshness | null;
   onQueryChange: (change: Partial<CatalogQuery>) => void;
+  /** The departure date and flexibility of the URL (`query` has its range); undefined: any date. */
+  departure: DepartureChoice | undefined;
+  onDepartureChange: (choice: DepartureChoice | undefined) => void;
   onReset: () => void;
   onAddFavourite: (flight: Flight) => void;
   onAddToCart: (flight: Flight) => void;
@@ -41,6 +50,13 @@ export function HomeScreen(props: HomeScreenProps) {
   const { query, page, airlines, places, favouriteIds, showBuyActions, onQueryChange, onReset } =
     props;
   const notOnDevice = page?.catalogueNotOnDevice === true && page.total === 0;
+  const { departure, onDepartureChange } = props;
+  // A flexible date: the range day by day, and the flights of its cheapest day(s) marked.
+  const flexibleDays =
+    departure && departure.flex > 0 && page?.departureDays && page.departureDays.length > 0
+      ? page.departureDays
+      : undefined;
+  const cheapest = flexibleDays ? cheapestDays(flexibleDays) : undefined;
   return (
     <div className="flex flex-col gap-6">
       <section className="hero rounded-box bg-gradient-to-br from-primary to-secondary text-primary-content">
@@ -62,6 +78,8 @@ export function HomeScreen(props: HomeScreenProps) {
                 })
               }
             />
+            <div className="divider my-1" aria-hidden="true" />
+            <DepartureFilter choice={departure} onChange={onDepartureChange} />
           </div>
         </div>
       </section>
@@ -84,6 +102,15 @@ export function HomeScreen(props: HomeScreenProps) {
             {notOnDevice ? messages.catalogueNotOnDevice : uiLabels.flightsFound(page?.total ?? 0)}
           </h2>
           {props.notice}
+          {flexibleDays && departure && query.departureFrom && query.departureTo ? (
+            <DepartureDays
+              from={query.departureFrom}
+              to={query.departureTo}
+              chosen={departure.date}
+              days={flexibleDays}
+              onChooseDay={(date) => onDepartureChange({ date, flex: 0 })}
+            />
+          ) : null}
           {page === undefined ? (
             <Loader
               lines={[
@@ -107,13 +134,16 @@ export function HomeScreen(props: HomeScreenProps) {
             </div>
           ) : (
             <>
-              <p
-                className="text-sm text-base-content/80"
-                aria-live="polite"
-                data-testid="flights-total"
-              >
-                {uiLabels.flightsFound(page.total)}
-              </p>
+              <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+                <p
+                  className="text-sm text-base-content/80"
+                  aria-live="polite"
+                  data-testid="flights-total"
+                >
+                  {uiLabels.flightsFound(page.total)}
+                </p>
+                <PriceFreshness freshness={props.freshness ?? null} />
+              </div>
               <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="flight-grid">
                 {page.items.map((flight) => (
                   <li
@@ -124,6 +154,7 @@ export function HomeScreen(props: HomeScreenProps) {
                       flight={flight}
                       showBuyActions={showBuyActions}
                       isFavourite={favouriteIds.has(flight.id)}
+                      cheapestDay={cheapest?.has(flight.departureDate) ?? false}
                       onAddFavourite={props.onAddFavourite}
                       onAddToCart={props.onAddToCart}
                     />
