@@ -29,6 +29,7 @@ import {
   type PaymentRow,
 } from './queries.ts';
 import { findHold } from './hold-queries.ts';
+import { startPeriodicJob } from '../../lib/periodic-job.ts';
 
 /**
  * The checkout state machine (docs/architecture.md §6, migration 005). A payment row, keyed by the caller's
@@ -700,22 +701,11 @@ export function startPaymentReconciler(
   logger: Logger,
   intervalMs = 60_000,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    running ??= checkout
-      .reconcile()
-      .then(
-        () => undefined,
-        (error: unknown) => logger.error({ err: error }, 'payment reconciliation failed'),
-      )
-      .finally(() => (running = undefined));
-    return running;
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicJob(
+    async () => {
+      await checkout.reconcile();
+    },
+    intervalMs,
+    (error) => logger.error({ err: error }, 'payment reconciliation failed'),
+  );
 }

@@ -19,6 +19,7 @@ import {
   type Hold,
   type HoldLine,
 } from './hold-queries.ts';
+import { startPeriodicJob } from '../../lib/periodic-job.ts';
 
 /**
  * Seat holds (issue 17, docs/decisions/013-seat-holds.md): when a customer starts paying, the
@@ -252,22 +253,11 @@ export function startHoldReleaser(
   logger: Logger,
   intervalMs: number,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    running ??= holds
-      .releaseExpired()
-      .then(
-        () => undefined,
-        (error: unknown) => logger.error({ err: error }, 'releasing expired seat holds failed'),
-      )
-      .finally(() => (running = undefined));
-    return running;
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicJob(
+    async () => {
+      await holds.releaseExpired();
+    },
+    intervalMs,
+    (error) => logger.error({ err: error }, 'releasing expired seat holds failed'),
+  );
 }

@@ -26,6 +26,7 @@ import {
   type SigningKeyRow,
   type UnticketedLine,
 } from './queries.ts';
+import { startPeriodicJob } from '../../lib/periodic-job.ts';
 
 /**
  * Signed e-tickets (issue 17, docs/decisions/014-signed-tickets.md): one compact JWS per line of a
@@ -226,24 +227,12 @@ export function startTicketBackfill(
   logger: Logger,
   intervalMs = 5 * 60_000,
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    running ??= tickets
-      .issueMissing()
-      .then(
-        (issued) => {
-          if (issued > 0) logger.info({ issued }, 'tickets issued for confirmed orders');
-        },
-        (error: unknown) => logger.error({ err: error }, 'ticket backfill failed'),
-      )
-      .finally(() => (running = undefined));
-    return running;
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicJob(
+    async () => {
+      const issued = await tickets.issueMissing();
+      if (issued > 0) logger.info({ issued }, 'tickets issued for confirmed orders');
+    },
+    intervalMs,
+    (error) => logger.error({ err: error }, 'ticket backfill failed'),
+  );
 }
