@@ -145,44 +145,50 @@ test('a cart line of a flight deleted meanwhile is refused with the reason, kept
   expect(after.some((row) => row.flight_id === flightId)).toBe(false);
 });
 
-// KNOWN BUG, left open in issue 17 (docs/decisions/017-visible-changes.md, "Open"): when the
-// server's new state of a refused line reaches the device before the customer fixes it, the fix
-// is pushed but recorded neither as accepted nor as refused. `test.fails` pins the bug so that the
-// fix turns this red and it becomes a plain `test` again.
-test.fails(
-  "a refused change fixed on the device is sent again from the server's real state, not as a conflict",
-  async () => {
-    const flightId = server.flightIds[4]!;
-    await addFlightToCart(phone, await localFlight(phone.db, flightId));
-    await phone.engine.awaitInSync();
-    phoneNetwork.setOnline(false);
-    await incrementLine(phone, flightId); // 2, offline
-    await server.control('POST', `/__test/flights/${flightId}`, { deleted: true });
-    phoneNetwork.setOnline(true);
-    const refused = await until(changes$(phone), (states) =>
-      states.refused.some((change) => change.id === flightId && change.attempted.amount === 2),
-    );
-    // The server still has the line as it was: one ticket, its flight deleted.
-    expect(refused.refused.find((change) => change.id === flightId)?.server).toMatchObject({
-      amount: 1,
-      flightDeleted: true,
-    });
+test("a refused change fixed on the device is sent again from the server's real state, not as a conflict", async () => {
+  const flightId = server.flightIds[4]!;
+  await addFlightToCart(phone, await localFlight(phone.db, flightId));
+  await phone.engine.awaitInSync();
+  phoneNetwork.setOnline(false);
+  await incrementLine(phone, flightId); // 2, offline
+  await server.control('POST', `/__test/flights/${flightId}`, { deleted: true });
+  phoneNetwork.setOnline(true);
+  const refused = await until(changes$(phone), (states) =>
+    states.refused.some((change) => change.id === flightId && change.attempted.amount === 2),
+  );
+  // The server still has the line as it was: one ticket, its flight deleted.
+  expect(refused.refused.find((change) => change.id === flightId)?.server).toMatchObject({
+    amount: 1,
+    flightDeleted: true,
+  });
 
-    // The airline puts the flight back; the customer changes the line again.
-    await server.control('POST', `/__test/flights/${flightId}`, { deleted: false });
-    // The device hears of the re-listing first (the cart rules read its replica of the flight and
-    // the server's line); a change made before that races the pull of the line.
-    await phone.engine.awaitInSync();
-    expect((await incrementLine(phone, flightId)).ok).toBe(true); // 3
-    const fixed = await until(changes$(phone), (states) =>
-      states.accepted.some((change) => change.id === flightId && change.doc.amount === 3),
-    );
-    expect(fixed.refused.some((change) => change.id === flightId)).toBe(false);
-    expect(fixed.conflicts.some((change) => change.id === flightId)).toBe(false);
-    const rows = await serverRows<{ flight_id: string; amount: number }>(server, 'cart_lines');
-    expect(rows.find((row) => row.flight_id === flightId)?.amount).toBe(3);
-  },
-);
+  // The airline puts the flight back; the customer changes the line again.
+  await server.control('POST', `/__test/flights/${flightId}`, { deleted: false });
+  // The device hears of the re-listing first: the server's new line comes down with the
+  // customer's refused change still on top, and the refusal now knows the server's new state.
+  const relisted = await until(changes$(phone), (states) =>
+    states.refused.some((change) => change.id === flightId && !change.server?.flightDeleted),
+  );
+  expect(relisted.refused.find((change) => change.id === flightId)?.server).toMatchObject({
+    amount: 1,
+    tickets: 100,
+  });
+  const line = await until(
+    phone.db.collections.cart.findOne(flightId).$,
+    (doc) => !doc?.flightDeleted,
+  );
+  expect(line?.amount).toBe(2);
+  expect(line?.tickets).toBe(100);
+  await phone.engine.awaitInSync();
+  expect((await incrementLine(phone, flightId)).ok).toBe(true); // 3
+  const fixed = await until(changes$(phone), (states) =>
+    states.accepted.some((change) => change.id === flightId && change.doc.amount === 3),
+  );
+  expect(fixed.refused.some((change) => change.id === flightId)).toBe(false);
+  expect(fixed.conflicts.some((change) => change.id === flightId)).toBe(false);
+  const rows = await serverRows<{ flight_id: string; amount: number }>(server, 'cart_lines');
+  expect(rows.find((row) => row.flight_id === flightId)?.amount).toBe(3);
+});
 
 test('a review draft the server refuses comes back refused with the reason', async () => {
   const flightId = server.flightIds[2]!;

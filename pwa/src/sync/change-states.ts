@@ -75,6 +75,12 @@ export interface ChangeTracker {
   /** The row as it must be sent: a kept refusal goes with the server's real state. */
   rowToSend<R extends PushedRow>(collection: ChangeCollection, row: R): R;
   /**
+   * Pulled documents as RxDB must take them: the server's new state of a refused change the
+   * device keeps becomes that refusal's server state, and RxDB gets it with the customer's change
+   * still on top, so that the change stays as made until it is fixed or discarded.
+   */
+  pulled<D extends JournalDoc>(collection: ChangeCollection, docs: D[]): D[];
+  /**
    * Records the server's answer to a push of `rows` and returns the documents RxDB must take as
    * the server's: all of them, except those of refused rows the device keeps as made.
    */
@@ -112,6 +118,31 @@ export function documentContent(doc: JournalDoc | null | undefined): string {
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : value,
   );
+}
+
+/**
+ * The fields of a document that are the customer's to change (and the tombstone flag); the server
+ * fills the others from its own data, such as the flight snapshot of a cart line or favourite
+ * (shared/src/schemas/replication.ts).
+ */
+const CUSTOMER_FIELDS: Record<ChangeCollection, readonly string[]> = {
+  cart: ['amount', '_deleted'],
+  favourites: ['_deleted'],
+  preferences: ['theme', '_deleted'],
+  reviewDrafts: ['rating', 'name', 'comment', '_deleted'],
+};
+
+/**
+ * The server's new document with the customer's refused change on top: the customer's fields as
+ * the attempt made them, the rest as the server now has them.
+ */
+function withChangeOnTop<D extends JournalDoc>(
+  collection: ChangeCollection,
+  serverDoc: D,
+  attempted: JournalDoc,
+): D {
+  const mine = CUSTOMER_FIELDS[collection].filter((field) => field in attempted);
+  return { ...serverDoc, ...Object.fromEntries(mine.map((field) => [field, attempted[field]])) };
 }
 
 const same = (a: { collection: string; id: string }, collection: string, id: string) =>
@@ -179,10 +210,30 @@ export function createChangeTracker(
       const id = row.newDocumentState.id;
       const refusal = kept.find((item) => same(item, collection, id));
       if (!refusal) return row;
-      // RxDB believes the server has the refused document (it was kept as made); it has this.
-      if (documentContent(row.assumedMasterState) !== documentContent(refusal.attempted))
-        return row;
+      // RxDB believes the server has the refused change (it was kept as made, and every pull of
+      // the document since came with the change on top: `pulled`); the server has this.
       return { ...row, assumedMasterState: refusal.server ?? undefined };
+    },
+    pulled(collection, docs) {
+      if (!kept.some((item) => item.collection === collection)) return docs;
+      let touched = false;
+      const result = docs.map((doc) => {
+        const refusal = kept.find((item) => same(item, collection, doc.id));
+        if (!refusal) return doc;
+        touched = true;
+        const believed = withChangeOnTop(collection, doc, refusal.attempted);
+        kept = [
+          ...without(kept, collection, doc.id),
+          { collection, id: doc.id, attempted: believed, server: doc },
+        ];
+        // Discarding now goes back to the server's new state.
+        refused = refused.map((item) =>
+          same(item, collection, doc.id) ? { ...item, server: doc } : item,
+        );
+        return believed;
+      });
+      if (touched) changed();
+      return result;
     },
     recordPush(collection, rows, answer) {
       const at = clock();

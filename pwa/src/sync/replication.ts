@@ -1,4 +1,4 @@
-import { Subject, filter, firstValueFrom } from 'rxjs';
+import { Subject, filter, firstValueFrom, map } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
 import {
@@ -24,6 +24,7 @@ import {
   type LoadedSnapshot,
 } from './snapshot.ts';
 import type { SyncStatusStore } from './status.ts';
+import type { JournalDoc } from '../db/change-journal.ts';
 import type { ChangeCollection, ChangeTracker, PushAnswer, PushedRow } from './change-states.ts';
 
 /**
@@ -105,6 +106,7 @@ export function startCollectionReplication(
   const conflictsSchema = pushResponseSchema(collection);
   const reportSchema = pushReportSchema(collection);
   const changes = context.changes;
+  const writable = SYNC_COLLECTION_INFO[collection].writable;
 
   const succeeded = () => {
     failures = 0;
@@ -171,6 +173,15 @@ export function startCollectionReplication(
     return [(row.assumedMasterState as Doc | undefined) ?? { ...doc, _deleted: true }];
   }
 
+  /** Pulled documents as RxDB must take them (a kept refusal stays on top: change-states.ts). */
+  const fromServer = (docs: Doc[]): Doc[] =>
+    changes && writable
+      ? (changes.pulled(
+          collection as ChangeCollection,
+          docs as unknown as JournalDoc[],
+        ) as unknown as Doc[])
+      : docs;
+
   /** The snapshot this replication loaded (its pulls then go on from its checkpoint). */
   let snapshot: LoadedSnapshot | null | undefined;
   /**
@@ -222,7 +233,6 @@ export function startCollectionReplication(
     return stale !== null;
   }
 
-  const writable = SYNC_COLLECTION_INFO[collection].writable;
   const state = replicateRxCollection<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>({
     collection: db.collections[collection] as never,
     replicationIdentifier: `skyport-sync:${collection}:${context.partition ?? 'public'}`,
@@ -232,7 +242,15 @@ export function startCollectionReplication(
     toggleOnDocumentVisible: false,
     pull: {
       batchSize: PULL_BATCH[collection],
-      stream$: stream.asObservable(),
+      stream$: changes
+        ? stream.pipe(
+            map((item) =>
+              item === 'RESYNC'
+                ? item
+                : { ...item, documents: fromServer(item.documents as Doc[]) },
+            ),
+          )
+        : stream.asObservable(),
       async handler(checkpoint, batchSize) {
         const prefetched = firstPull;
         firstPull = undefined;
@@ -272,7 +290,10 @@ export function startCollectionReplication(
           const body = responseSchema.parse(answer);
           succeeded();
           status.reportPulled(collection);
-          return { documents: body.documents as Doc[], checkpoint: body.checkpoint ?? checkpoint };
+          return {
+            documents: fromServer(body.documents as Doc[]),
+            checkpoint: body.checkpoint ?? checkpoint,
+          };
         } catch (error) {
           failed(error);
           throw error;
