@@ -91,7 +91,7 @@ test('a review written offline and refused by the server shows its reason on /ch
   const waiting = page.getByTestId('change-waiting').filter({ hasText: comment.slice(0, 40) });
   await expect(waiting).toBeVisible();
   await expect(waiting).toContainText('Review');
-  await expect(waiting).toContainText(/Waiting to send since \d+ (seconds?|minutes?) ago/);
+  await expect(waiting).toContainText(/Waiting to send since (now|\d+ (seconds?|minutes?) ago)/);
   await expect(page.getByTestId('sync-unsent')).toBeVisible();
   await expect(toast(page, 'Saved on this device')).toBeHidden({ timeout: 15_000 });
   for (const theme of ['light', 'dark'] as const) await phoneShot(page, 'waiting', theme);

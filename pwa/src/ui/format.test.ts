@@ -80,14 +80,17 @@ test('how long ago, in the largest whole unit of the locale', () => {
   const now = Date.UTC(2026, 10, 27, 12, 0, 0);
   expect(usa.timeAgo(now - 12 * 60_000 - 30_000, now)).toBe('12 minutes ago');
   expect(usa.timeAgo(now - 45_000, now)).toBe('45 seconds ago');
-  expect(usa.timeAgo(now, now)).toBe('0 seconds ago');
+  expect(usa.timeAgo(now, now)).toBe('now');
+  expect(usa.timeAgo(now - 9_999, now)).toBe('now');
+  expect(usa.timeAgo(now - 10_000, now)).toBe('10 seconds ago');
+  expect(germany.timeAgo(now - 3_000, now)).toBe('jetzt');
   expect(usa.timeAgo(now - 60_000, now)).toBe('1 minute ago');
   expect(usa.timeAgo(now - 3 * 3_600_000, now)).toBe('3 hours ago');
   expect(usa.timeAgo(now - 26 * 3_600_000, now)).toBe('yesterday');
   expect(usa.timeAgo(now - 5 * 86_400_000, now)).toBe('5 days ago');
   expect(germany.timeAgo(now - 12 * 60_000, now)).toBe('vor 12 Minuten');
   // A clock set back: the instant is not in the future.
-  expect(usa.timeAgo(now + 5000, now)).toBe('0 seconds ago');
+  expect(usa.timeAgo(now + 5000, now)).toBe('now');
 });
 
 test("an instant's time of day or day, short, in the viewer's time zone", () => {

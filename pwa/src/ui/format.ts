@@ -59,6 +59,8 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+/** How recent "now" is. */
+const JUST_NOW = 10 * SECOND;
 
 /**
  * The formats of one locale. `timeZone` is where timestamps are shown (default: the viewer's);
@@ -106,6 +108,8 @@ export function createFormats(locale: string, timeZone?: string): Formats {
       const elapsed = Math.max(0, now - value);
       relative ??= new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'long' });
       relativeSeconds ??= new Intl.RelativeTimeFormat(locale, { numeric: 'always', style: 'long' });
+      // A few seconds read as "now" ("jetzt"), not "0 seconds ago".
+      if (elapsed < JUST_NOW) return relative.format(0, 'second');
       if (elapsed < MINUTE) return relativeSeconds.format(-Math.floor(elapsed / SECOND), 'second');
       if (elapsed < HOUR) return relative.format(-Math.floor(elapsed / MINUTE), 'minute');
       if (elapsed < DAY) return relative.format(-Math.floor(elapsed / HOUR), 'hour');
