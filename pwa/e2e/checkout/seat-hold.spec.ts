@@ -90,3 +90,31 @@ test('a 5-second hold: the countdown runs out, the seats go back on sale, the ca
   expect(ticketsLeft(second)).toBe(during);
   await expect(page.getByTestId('hold-expired')).toBeVisible({ timeout: 10_000 });
 });
+
+test('leaving the payment page without paying gives the held seats back at once', async ({
+  page,
+}) => {
+  await logIn(page);
+  await addTicket(page);
+  const held = page.waitForResponse(
+    (r) => r.url().endsWith('/api/checkout/hold') && r.request().method() === 'POST',
+  );
+  await page.goto('/payment');
+  const hold = (await (await held).json()) as HoldAnswer;
+  const during = ticketsLeft(hold);
+  const heldSeats = hold.lines.reduce((sum, line) => sum + line.amount, 0);
+  await expect(page.getByTestId('pay')).toBeEnabled();
+
+  // Back to the cart inside the app: the hold is cancelled, not left to expire (5 s here).
+  await page.getByTestId('cart-link').click();
+  await expect(page).toHaveURL(/\/cart$/);
+  await expect
+    .poll(
+      () => query(`SELECT status, release_reason FROM seat_holds WHERE id = '${hold.holdId}'`),
+      {
+        timeout: 3_000,
+      },
+    )
+    .toEqual([['released', 'cancelled']]);
+  expect(ticketsLeft(hold)).toBe(during + heldSeats);
+});

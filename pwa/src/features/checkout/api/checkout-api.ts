@@ -103,6 +103,14 @@ export function holdSeats(): Promise<SeatHold> {
 }
 
 /**
+ * Gives a seat hold's seats back at once (`DELETE /api/checkout/hold/{holdId}`), when the buyer
+ * leaves the payment page without paying; else they come back when it expires.
+ */
+export function releaseHold(holdId: string): Promise<void> {
+  return apiRequest(`/checkout/hold/${encodeURIComponent(holdId)}`, { method: 'DELETE' });
+}
+
+/**
  * Continues a checkout by its id: after the buyer approved the wallet order, after a card's 3-D
  * Secure step, or when an earlier answer was lost. Authorises, writes the order, captures.
  */

@@ -9,7 +9,9 @@ import { holdDeadline } from './hold-clock.ts';
 /**
  * The payment page's seat hold (issue 17): when the buyer starts paying, the cart is saved and its
  * seats held on the server (`POST /api/checkout/hold`); the page counts down to the hold's end
- * (hold-clock.ts) and, at zero, offers to hold them again. Kept outside React, like the purchase
+ * (hold-clock.ts) and, at zero, offers to hold them again. A buyer who leaves the page without
+ * paying gives the seats back at once (else the customer's own cart, which sees the stock others
+ * see, would count them as gone until the hold expires). Kept outside React, like the purchase
  * attempt, and read with useSyncExternalStore.
  */
 
@@ -25,12 +27,21 @@ export interface SeatHolder {
   state: Store<SeatHoldState>;
   /** Saves the cart and holds its seats (again, after expiry: a new hold). */
   take(lines: readonly CartLine[]): void;
+  /** Gives the seats of the hold now held back (nothing when none is); the page forgets it. */
+  release(): void;
 }
+
+/**
+ * The release under way, on this page: a hold taken after it (the buyer came straight back)
+ * waits for it, or the server could answer the new request with the hold being released.
+ */
+let releasing: Promise<unknown> = Promise.resolve();
 
 export function createSeatHolder(
   requests: {
     saveCart(lines: readonly CartLine[]): Promise<void>;
     holdSeats(): Promise<SeatHold>;
+    releaseHold(holdId: string): Promise<void>;
   } = checkoutApi,
   now: () => number = Date.now,
 ): SeatHolder {
@@ -46,8 +57,8 @@ export function createSeatHolder(
       // same cart).
       const current = state.get();
       if (current.name !== 'held' || current.deadline <= now()) state.set({ name: 'holding' });
-      requests
-        .saveCart(lines)
+      releasing
+        .then(() => requests.saveCart(lines))
         .then(() => requests.holdSeats())
         .then(
           (hold) => {
@@ -62,6 +73,14 @@ export function createSeatHolder(
           },
         );
     },
+    release() {
+      const current = state.get();
+      generation += 1;
+      state.set({ name: 'idle' });
+      if (current.name !== 'held' || current.deadline <= now()) return;
+      // Best effort: a release that fails leaves the hold to expire.
+      releasing = requests.releaseHold(current.hold.holdId).catch(() => undefined);
+    },
   };
 }
 
@@ -75,7 +94,8 @@ function cartKey(lines: readonly CartLine[]): string {
 
 /**
  * The seat hold of the cart `lines` while `enabled` (the buyer is on the payment page with no
- * purchase attempt under way): taken when enabled and again when the cart's lines change.
+ * purchase attempt under way): taken when enabled and again when the cart's lines change, given
+ * back when the page goes away while still enabled (an attempt under way pays the hold: kept).
  */
 export function useSeatHold(
   lines: readonly CartLine[],
@@ -88,6 +108,10 @@ export function useSeatHold(
   useEffect(() => {
     if (enabled && key !== '') take();
   }, [enabled, key]);
+  const leave = useEffectEvent(() => {
+    if (enabled) holder.release();
+  });
+  useEffect(() => () => leave(), []);
   return { state, holdAgain: () => holder.take(lines) };
 }
 
