@@ -1,15 +1,8 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import {
-  cards,
-  customer,
-  expectAccessible,
-  logIn,
-  syncedCartCount,
-  waitForApp,
-  waitForFlights,
-} from '../support/helpers.ts';
+import { cards, customer, expectAccessible, logIn, waitForApp } from '../support/helpers.ts';
 import { phone } from '../support/base-config.ts';
 import { chooseTheme, type Theme } from '../support/theme.ts';
+import { addTicket, openPaymentHolding } from './cart-and-hold.ts';
 import { query } from './server.ts';
 
 /**
@@ -25,14 +18,6 @@ async function fillCard(page: Page, number: string) {
   await page.getByLabel('Card number').fill(number);
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');
   await page.getByLabel('CVC').fill('123');
-}
-
-/** A ticket more in the signed-in customer's cart (whatever earlier tests left there). */
-async function addTicket(page: Page) {
-  await waitForFlights(page);
-  const tickets = await syncedCartCount(page);
-  await page.getByTestId('add-to-cart').first().click();
-  await expect(page.getByTestId('cart-count')).toHaveText(String(tickets + 1));
 }
 
 /** The Idempotency-Key of every checkout request the browser sends (page or service worker). */
@@ -198,11 +183,7 @@ test.describe('seat holds and re-quotes (issue 17)', () => {
   }) => {
     await logIn(page);
     await addTicket(page);
-    const held = page.waitForResponse(
-      (r) => r.url().endsWith('/api/checkout/hold') && r.request().method() === 'POST',
-    );
-    await page.goto('/payment');
-    const hold = (await (await held).json()) as { holdId: string; totalCents: number };
+    const hold = await openPaymentHolding(page);
     await expect(page.getByTestId('hold-active')).toContainText('Your seats are held for');
     const countdown = page.getByTestId('hold-countdown');
     await expect(countdown).toHaveText(/^(10:00|9:[0-5]\d)$/);
@@ -244,11 +225,7 @@ test.describe('seat holds and re-quotes (issue 17)', () => {
     // The airline raises the price (as its flight form would).
     query(`UPDATE flights SET price_cents = ${Number(price) + 25_00} WHERE id = '${flightId}'`);
     try {
-      const held = page.waitForResponse(
-        (r) => r.url().endsWith('/api/checkout/hold') && r.request().method() === 'POST',
-      );
-      await page.goto('/payment');
-      const hold = (await (await held).json()) as { holdId: string; totalCents: number };
+      const hold = await openPaymentHolding(page);
 
       const requote = page.getByTestId('requote');
       await expect(requote).toContainText('The price changed');

@@ -1,7 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { phone } from '../support/base-config.ts';
-import { expectAccessible, logIn, syncedCartCount, waitForFlights } from '../support/helpers.ts';
+import { expectAccessible, logIn } from '../support/helpers.ts';
 import { chooseTheme } from '../support/theme.ts';
+import { addTicket, openPaymentHolding, type HoldAnswer } from './cart-and-hold.ts';
 import { queryOn, seatHoldServer } from './server.ts';
 
 /**
@@ -17,20 +18,6 @@ test.use({ serviceWorkers: 'block' });
 
 const query = (sql: string) => queryOn(seatHoldServer, sql);
 
-async function addTicket(page: Page) {
-  await waitForFlights(page);
-  const tickets = await syncedCartCount(page);
-  await page.getByTestId('add-to-cart').first().click();
-  await expect(page.getByTestId('cart-count')).toHaveText(String(tickets + 1));
-  return tickets + 1;
-}
-
-interface HoldAnswer {
-  holdId: string;
-  expiresAt: number;
-  lines: { flightId: string; amount: number }[];
-}
-
 /** Tickets left of the held flights, summed, as the server has them. */
 function ticketsLeft(hold: HoldAnswer): number {
   const ids = hold.lines.map((line) => `'${line.flightId}'`).join(',');
@@ -44,11 +31,7 @@ test('a 5-second hold: the countdown runs out, the seats go back on sale, the ca
   await logIn(page);
   const tickets = await addTicket(page);
 
-  const held = page.waitForResponse(
-    (r) => r.url().endsWith('/api/checkout/hold') && r.request().method() === 'POST',
-  );
-  await page.goto('/payment');
-  const hold = (await (await held).json()) as HoldAnswer;
+  const hold = await openPaymentHolding(page);
   // The held seats (the whole cart) are out of the stock everyone sees until they come back.
   const during = ticketsLeft(hold);
   const heldSeats = hold.lines.reduce((sum, line) => sum + line.amount, 0);
@@ -96,11 +79,7 @@ test('leaving the payment page without paying gives the held seats back at once'
 }) => {
   await logIn(page);
   await addTicket(page);
-  const held = page.waitForResponse(
-    (r) => r.url().endsWith('/api/checkout/hold') && r.request().method() === 'POST',
-  );
-  await page.goto('/payment');
-  const hold = (await (await held).json()) as HoldAnswer;
+  const hold = await openPaymentHolding(page);
   const during = ticketsLeft(hold);
   const heldSeats = hold.lines.reduce((sum, line) => sum + line.amount, 0);
   await expect(page.getByTestId('pay')).toBeEnabled();
