@@ -1,8 +1,11 @@
 import {
   createContext,
+  startTransition,
   use,
   useContext,
+  useEffect,
   useMemo,
+  useState,
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
@@ -15,6 +18,8 @@ import type { LocalData } from './local-data.ts';
 import type { LocalDataSource } from './local-data-source.ts';
 
 const LocalDataContext = createContext<LocalDataSource | null>(null);
+/** The data layer as the page frame and the home page see it (see `useOpenedLocalData`). */
+const OpenedLocalDataContext = createContext<LocalData | null>(null);
 
 /** Provides the local database and sync engine (created outside React) to the screens. */
 export function LocalDataProvider({
@@ -24,7 +29,40 @@ export function LocalDataProvider({
   source: LocalDataSource;
   children: ReactNode;
 }) {
-  return <LocalDataContext.Provider value={source}>{children}</LocalDataContext.Provider>;
+  const opened = useOpenedLocalData(source);
+  return (
+    <LocalDataContext.Provider value={source}>
+      <OpenedLocalDataContext.Provider value={opened}>{children}</OpenedLocalDataContext.Provider>
+    </LocalDataContext.Provider>
+  );
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * The data layer once it has opened, taken in as a transition: React renders the page frame and
+ * the home page again with it (their live queries start) in slices of a few milliseconds. Read
+ * with useSyncExternalStore, that render was blocking: 75-80 ms of a 110-140 ms task at a 4× CPU
+ * slowdown, in the middle of a first visit's download of the catalogue (issue 15). While the
+ * prerendered home page is hydrated (it was made without the data layer), null.
+ */
+function useOpenedLocalData(source: LocalDataSource): LocalData | null {
+  const hydrating = useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => true,
+  );
+  const [opened, setOpened] = useState(source.current);
+  useEffect(() => {
+    const take = () => {
+      const current = source.current();
+      if (current) startTransition(() => setOpened(current));
+    };
+    // It may have opened between the render and this effect.
+    take();
+    return source.subscribe(take);
+  }, [source]);
+  return hydrating ? null : opened;
 }
 
 function useSource(): LocalDataSource {
@@ -48,12 +86,9 @@ export function useLocalData(): LocalData {
  * home page, which render before it has loaded (and re-render when it has).
  */
 export function useLocalDataIfOpen(): LocalData | null {
-  const source = useSource();
-  // Hydrating the prerendered home page (made without it) starts without it too.
-  return useSyncExternalStore(source.subscribe, source.current, notOpen);
+  useSource();
+  return useContext(OpenedLocalDataContext);
 }
-
-const notOpen = () => null;
 
 /** Resolves with the local data layer (for an action taken before it has opened). */
 export function useLocalDataLoader(): () => Promise<LocalData> {
@@ -92,7 +127,6 @@ export function useCatalogueFreshness(): CatalogueFreshness | null {
   );
 }
 
-const noSubscription = () => () => {};
 const startingStatus = () => STARTING;
 
 /** The user whose data the local database holds (null for a guest, or until it is open). */

@@ -20,9 +20,7 @@ export interface SnapshotTarget {
 export type SnapshotToWorker =
   /** At once: how many documents a write takes. */
   | { type: 'start'; bulkSize: number }
-  /** The answer's body, downloaded by the page and handed over. */
-  | { type: 'body'; body: ReadableStream<Uint8Array> }
-  /** Where this browser cannot hand over a body: the worker downloads it. */
+  /** At once: where the worker downloads the snapshot from. */
   | { type: 'fetch'; url: string; headers: Record<string, string> }
   /**
    * The replication has started and has no checkpoint (nothing was pulled yet): write, into this,

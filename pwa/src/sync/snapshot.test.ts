@@ -107,8 +107,7 @@ function inThreadWorker(): Worker {
           dexie,
           multiInstance: false,
         }).then((answer) => worker.onmessage?.({ data: answer } as MessageEvent));
-      } else if (message.type === 'body') resolveBody(message.body);
-      else if (message.type === 'fetch')
+      } else if (message.type === 'fetch')
         void fetch(message.url, { headers: message.headers }).then((r) => resolveBody(r.body!));
       else if (message.type === 'write') confirm({ ...message.target, context: message.context });
     },

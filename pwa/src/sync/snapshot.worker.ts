@@ -3,8 +3,9 @@ import { SnapshotError, writeSnapshot } from './snapshot-writer.ts';
 
 /**
  * The snapshot worker (sync/snapshot.ts starts it; sync/snapshot-writer.ts does the work): gets
- * the snapshot's body (or where to download it) at once, and the page's go-ahead (where to
- * write) once its replication has started and found no checkpoint; answers with what was written.
+ * where to download the snapshot from at once (it downloads it itself, off the page's main
+ * thread), and the page's go-ahead (where to write) once its replication has started and found
+ * no checkpoint; answers with what was written.
  */
 
 /** The worker's global scope (typed by hand: the app is type-checked with the DOM library). */
@@ -43,8 +44,7 @@ scope.onmessage = (event) => {
       body: body.promise,
       confirmed: confirmed.promise,
     }).then((answer) => scope.postMessage(answer));
-  } else if (message.type === 'body') body.resolve(message.body);
-  else if (message.type === 'fetch')
+  } else if (message.type === 'fetch')
     fetchBody(message.url, message.headers).then(body.resolve, body.reject);
   else if (message.type === 'write')
     confirmed.resolve({ ...message.target, context: message.context });

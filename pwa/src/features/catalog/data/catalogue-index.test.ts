@@ -14,6 +14,7 @@ import {
   createCatalogIndex,
   placeNames,
   queryCatalogIndex,
+  queryCatalogIndexInSlices,
   sortInSlices,
   updateCatalogIndex,
   warmCatalogIndex,
@@ -231,4 +232,53 @@ test('an index built in slices, or kept up to date change by change, answers as 
       data.map((flight) => ({ before: flight })),
     ),
   ).toBeNull();
+});
+
+test('a page computed in slices is the page of the shared rule, at once when it is quick', async () => {
+  const next = random(23);
+  const data = flights(5_000, next);
+  const texts = [undefined, 'ar', 'Br', 'zz', 'å'];
+  for (let round = 0; round < 24; round++) {
+    const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+    const query = CatalogQuerySchema.parse({
+      origin: pick(texts),
+      destination: pick(texts),
+      band: pick(PRICE_BANDS),
+      sort: pick(CATALOG_SORTS),
+      page: 1 + Math.floor(next() * 3),
+      ...(next() < 0.3 ? departureWindow('2030-01-04', 1) : {}),
+    });
+    // An index with only the initial order built: the others are sorted in slices first.
+    const index = await buildCatalogIndex(data, ['initial'], counting(), 0);
+    const pause = counting();
+    const sliced = queryCatalogIndexInSlices(index, query, pause, () => false, 0);
+    expect(sliced).toBeInstanceOf(Promise);
+    expect(await sliced).toEqual(queryCatalog(data, query));
+    expect(pause.count).toBeGreaterThan(1);
+    // With time enough, the page is there at once (no pause).
+    const quick = counting();
+    expect(queryCatalogIndexInSlices(index, query, quick, () => false, 10_000)).toEqual(
+      queryCatalog(data, query),
+    );
+    expect(quick.count).toBe(0);
+  }
+});
+
+test('a query in slices stops when it is cancelled', async () => {
+  const data = flights(5_000, random(29));
+  const index = createCatalogIndex(data);
+  warmCatalogIndex(index);
+  let slices = 0;
+  const pause = async () => {
+    slices += 1;
+  };
+  const answer = queryCatalogIndexInSlices(
+    index,
+    CatalogQuerySchema.parse({ origin: 'zz' }),
+    pause,
+    () => slices >= 2,
+    0,
+  );
+  expect(await answer).toBeNull();
+  expect(slices).toBe(2);
 });

@@ -44,7 +44,7 @@ import type { LocalData } from '../../../data/local-data.ts';
 import {
   buildCatalogIndex,
   placeNames,
-  queryCatalogIndex,
+  queryCatalogIndexInSlices,
   updateCatalogIndex,
   warmInSlices,
   type CatalogIndex,
@@ -231,11 +231,39 @@ function loadCatalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
   });
 }
 
+/**
+ * A page of the home catalogue, for each index: at once where that is quick, else in slices
+ * (catalogue-index.ts `queryCatalogIndexInSlices`), a newer index's page replacing one still
+ * being computed.
+ */
 export function catalogPage$(
   db: SkyportDatabase,
   query: CatalogQuery,
 ): Observable<FlightCatalogPage> {
-  return catalogIndex$(db).pipe(map((index) => queryCatalogIndex(index, query)));
+  return catalogIndex$(db).pipe(switchMap((index) => pageOf(index, query)));
+}
+
+function pageOf(index: CatalogIndex, query: CatalogQuery): Observable<FlightCatalogPage> {
+  return new Observable<FlightCatalogPage>((subscriber) => {
+    let cancelled = false;
+    const answer = queryCatalogIndexInSlices(index, query, nextTask, () => cancelled);
+    if (!(answer instanceof Promise)) {
+      subscriber.next(answer);
+      subscriber.complete();
+      return;
+    }
+    answer.then(
+      (page) => {
+        if (page === null || cancelled) return;
+        subscriber.next(page);
+        subscriber.complete();
+      },
+      (error: unknown) => subscriber.error(error),
+    );
+    return () => {
+      cancelled = true;
+    };
+  });
 }
 
 /** Whether the first pull of a collection is done (true when it is not replicating at all). */
