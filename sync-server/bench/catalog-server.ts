@@ -18,7 +18,7 @@
 //     The product as main.ts builds it, for runs without a production build (bench/catalog.ts
 //     uses the production bundle when it is given one): createApp with every setting at its
 //     shipped default (src/config.ts, NODE_ENV=production), the pool of DATABASE_POOL_MAX's
-//     default, pino at info into <logFile> as main.ts writes it (asynchronous, unbuffered), the
+//     default, pino at info into <logFile> as main.ts writes it (asynchronous, 4 KiB at a time), the
 //     PWA in <publicDir> served.
 import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
@@ -28,7 +28,10 @@ import { createApp, identityDepsFromConfig } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createSql } from '../src/db/client.ts';
 import { catalogRoutes } from '../src/features/catalog/routes.ts';
-import { CATALOG_VERSION_SQL } from '../src/features/catalog/queries.ts';
+import {
+  CATALOG_VERSION_SQL,
+  PREPARED_WITHOUT_PARAMETERS,
+} from '../src/features/catalog/queries.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { createMetrics } from '../src/lib/metrics.ts';
 import { createPaymentsFromConfig } from '../src/payments/index.ts';
@@ -59,8 +62,9 @@ function baselineApp() {
     const plan = plans.get(url.slice(url.indexOf('/api/')));
     if (!plan) return c.notFound();
     if (plan.revalidate) {
-      // The endpoint's version statement (features/catalog/queries.ts), nothing around it.
-      const [row] = await sql.unsafe(CATALOG_VERSION_SQL, [], { prepare: true });
+      // The endpoint's version statement (features/catalog/queries.ts), nothing around it,
+      // prepared (postgres.js would send it unprepared, as a simple query, by default).
+      const [row] = await sql.unsafe(CATALOG_VERSION_SQL, [], PREPARED_WITHOUT_PARAMETERS);
       if (c.req.header('if-none-match') === `"c2-${row!.state}"`) return c.body(null, 304);
     }
     const [row] = (await sql.unsafe(plan.text, plan.values as never[], {
@@ -94,7 +98,13 @@ function fullApp() {
     PUBLIC_DIR: fourth,
   });
   const sql = createSql(databaseUrl!, { max: config.DATABASE_POOL_MAX, applicationName });
-  const destination = pino.destination({ dest: third ?? '/dev/null', sync: false });
+  // As src/lib/logger.ts writes stdout: asynchronously, 4 KiB at a time and at least every second.
+  const destination = pino.destination({
+    dest: third ?? '/dev/null',
+    sync: false,
+    minLength: 4096,
+    periodicFlush: 1000,
+  });
   const app = createApp(
     {
       sql,

@@ -22,8 +22,8 @@ import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createRandom, type Random } from '../../db/seed/random.ts';
 import { createTestHarness } from '../../test/harness.ts';
 import { createSql } from '../../db/client.ts';
-import { catalogPages } from './pages.ts';
-import { averageFromSum, prefixRange } from './queries.ts';
+import { CatalogPages, catalogPages } from './pages.ts';
+import { averageFromSum, CATALOG_VERSION_SQL, findCatalogVersion, prefixRange } from './queries.ts';
 
 const { sql, url: databaseUrl, app } = await createTestHarness();
 
@@ -697,6 +697,91 @@ describe('GET /api/flights: deep pages, cursors, counts and caching', () => {
           }
         }
       }
+    }
+  });
+
+  test('deep pages read again from their remembered boundary equal OFFSET pages', async () => {
+    // Without the answers the HTTP route remembers: the second find() of a deep page reads it
+    // from its boundary, and its neighbours from theirs.
+    const pages = new CatalogPages(sql);
+    const all = visible(await storedFlights());
+    for (const params of [
+      { sort: 'initial', pageSize: '1', page: '200' },
+      { sort: 'price_desc', band: 'mid', pageSize: '1', page: '130' },
+      { sort: 'stock_asc', airlineId: big.id, pageSize: '3', page: '60' },
+    ]) {
+      const query = CatalogQuerySchema.parse(params);
+      for (const page of [query.page, query.page, query.page + 1, query.page - 1]) {
+        const expected = queryCatalog(all, { ...query, page });
+        expect(JSON.parse((await pages.find({ ...query, page })).body), `${page}`).toEqual(
+          expected,
+        );
+      }
+    }
+  });
+
+  test('a remembered answer is checked by the version alone and read again after a write', async () => {
+    const params = { sort: 'stock_desc', band: 'mid', page: '3' };
+    const url = `/api/flights?${new URLSearchParams(params)}`;
+    const pages = catalogPages(sql);
+    const find = vi.spyOn(pages, 'find');
+    const version = vi.spyOn(pages, 'version');
+    try {
+      const first = await app.request(url);
+      const body = await first.text();
+      expect(JSON.parse(body)).toEqual(await expectedPage(params));
+      const reads = find.mock.calls.length;
+      const again = await app.request(url);
+      expect(await again.text()).toBe(body);
+      expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(again.headers.get('link')).toBe(first.headers.get('link'));
+      // Checked by the version statement, without a page statement.
+      expect(find.mock.calls.length).toBe(reads);
+      expect(version).toHaveBeenCalled();
+
+      // Any write to a flight (here one this page does not show) makes the answer stale.
+      await sql`UPDATE flights SET description = 'Read again' WHERE id = (
+        SELECT id FROM flights WHERE tickets > 0 AND NOT deleted AND price_cents < 100 LIMIT 1)`;
+      await sql`UPDATE flights SET tickets = tickets + 1 WHERE id = (
+        SELECT id FROM flights WHERE tickets > 0 AND NOT deleted
+          AND price_cents > ${PRICE_BAND_LOW_MAX_CENTS} AND price_cents < ${PRICE_BAND_MID_MAX_CENTS}
+        ORDER BY tickets DESC, id LIMIT 1 OFFSET 13)`;
+      const changed = await app.request(url);
+      expect(changed.headers.get('etag')).not.toBe(first.headers.get('etag'));
+      expect(await changed.json()).toEqual(await expectedPage(params));
+      expect(find.mock.calls.length).toBe(reads + 1);
+
+      // Requests that arrive together after a write share the page statement of the version they
+      // read. (Equal catalogues can read as two versions while the oldest running transaction of
+      // the server, any database's, moves past the write: then a second statement.)
+      await sql`UPDATE flights SET tickets = tickets + 1 WHERE id = (
+        SELECT id FROM flights WHERE tickets > 0 AND NOT deleted
+          AND price_cents > ${PRICE_BAND_LOW_MAX_CENTS} AND price_cents < ${PRICE_BAND_MID_MAX_CENTS}
+        ORDER BY tickets DESC, id LIMIT 1 OFFSET 14)`;
+      const expected = await expectedPage(params);
+      const together = await Promise.all(Array.from({ length: 8 }, () => app.request(url)));
+      for (const response of together) expect(await response.json()).toEqual(expected);
+      expect(find.mock.calls.length - (reads + 1)).toBeGreaterThanOrEqual(1);
+      expect(find.mock.calls.length - (reads + 1)).toBeLessThanOrEqual(3);
+    } finally {
+      find.mockRestore();
+      version.mockRestore();
+    }
+  });
+
+  test('the version statement is prepared once per connection, not planned every time', async () => {
+    const one = createSql(databaseUrl, { max: 1 });
+    try {
+      const a = await findCatalogVersion(one);
+      const b = await findCatalogVersion(one);
+      expect(b).toEqual(a);
+      // postgres.js sends a statement without parameters as a simple query unless told not to.
+      const [{ prepared }] = (await one`
+        SELECT count(*)::int AS prepared FROM pg_prepared_statements
+        WHERE statement = ${CATALOG_VERSION_SQL}`) as unknown as [{ prepared: number }];
+      expect(prepared).toBe(1);
+    } finally {
+      await one.end({ timeout: 1 });
     }
   });
 

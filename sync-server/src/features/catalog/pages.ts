@@ -30,8 +30,16 @@ import {
  *   from it only if the statement's version is still the remembered one; otherwise it walks
  *   again. Any write to flights changes the version, so after a write every deep page is walked
  *   once more; between writes, deep pages cost what page 1 costs.
+ *
+ * Remembered answers (`answer`, used by the route): a query string answered before is checked by
+ * the version statement alone and answered with the same bytes while the version is the same;
+ * after a write, one page statement answers all the requests that read the new version meanwhile.
  */
 
+/** Most answers remembered (the least recently used are forgotten first)… */
+const MAX_ANSWERS = 2_000;
+/** …and at most this many characters of them in all (a page of 60 flights is ~35,000). */
+const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
 /** Most page boundaries remembered (the oldest are forgotten first); ~200 bytes each. */
 const MAX_BOUNDARIES = 20_000;
 /** How long listing sizes per airline are trusted for choosing a strategy. */
@@ -56,6 +64,11 @@ export class CatalogPages {
   >();
   private sizes: Sizes | undefined;
   private sizesLoading: Promise<Sizes> | undefined;
+  /** Answers by request (`answer`'s key), least recently used first. */
+  private readonly answers = new Map<string, PageResult>();
+  private answerChars = 0;
+  /** The page statement running for a request key, for the requests that arrive meanwhile. */
+  private readonly reading = new Map<string, Promise<PageResult>>();
 
   constructor(private readonly sql: Sql) {}
 
@@ -64,6 +77,64 @@ export class CatalogPages {
     const { revision, version } = await findCatalogVersion(this.sql);
     this.seen(revision);
     return version;
+  }
+
+  /**
+   * The answer to a request: `key` names it exactly (the query string, of which `query` and
+   * `position` are pure functions). A request this instance answered before is checked with the
+   * version statement alone (or with `currentVersion`, when the caller has just read it): the
+   * same version means the same flights and counts (queries.ts `STATE`), so the remembered answer
+   * is the one the page statement would give now, byte for byte. Otherwise the page is read, once
+   * for all the requests that saw the same version meanwhile.
+   */
+  async answer(
+    key: string,
+    query: CatalogQuery,
+    position: Position | undefined,
+    currentVersion?: string,
+  ): Promise<PageResult> {
+    if (!this.answers.has(key)) return this.read(key, query, position);
+    const version = currentVersion ?? (await this.version());
+    // Looked up after the version is read: another request may have remembered a newer answer.
+    const known = this.answers.get(key);
+    if (known?.version === version) {
+      // Most recently used: to the end of the map's order.
+      this.answers.delete(key);
+      this.answers.set(key, known);
+      return known;
+    }
+    // Stale. When another request's read is under way, its answer serves this one too if it was
+    // read at the version this request read (the catalogue as it was after this one arrived).
+    const pending = this.reading.get(key);
+    if (pending) {
+      const shared = await pending.catch(() => undefined);
+      if (shared?.version === version) return shared;
+    }
+    return this.read(key, query, position);
+  }
+
+  /** Reads a page for `key` and remembers the answer (unless a newer one is remembered). */
+  private read(key: string, query: CatalogQuery, position: Position | undefined) {
+    const reading = this.find(query, position).then((result) => {
+      const old = this.answers.get(key);
+      if (old && old.revision > result.revision) return result;
+      if (old) this.answerChars -= old.body.length;
+      this.answers.delete(key);
+      this.answers.set(key, result);
+      this.answerChars += result.body.length;
+      while (this.answers.size > MAX_ANSWERS || this.answerChars > MAX_ANSWER_CHARS) {
+        const [oldestKey, oldest] = this.answers.entries().next().value!;
+        this.answers.delete(oldestKey);
+        this.answerChars -= oldest.body.length;
+      }
+      return result;
+    });
+    this.reading.set(key, reading);
+    const forget = () => {
+      if (this.reading.get(key) === reading) this.reading.delete(key);
+    };
+    reading.then(forget, forget);
+    return reading;
   }
 
   /** One page, as `queryCatalog` would list it, from a position or by page number. */

@@ -707,11 +707,24 @@ export async function runPageStatement(
 /** The statement of the catalogue's version alone (`revision`, `state`). */
 export const CATALOG_VERSION_SQL = `SELECT ${REVISION} AS revision, ${STATE} AS state`;
 
-/** The catalogue's version alone (for If-None-Match): a few index lookups. */
+/**
+ * Options of a statement without parameters that is run again and again: postgres.js sends a
+ * parameterless `unsafe` as a simple query unless told otherwise, which PostgreSQL parses and
+ * plans on every execution (the version statement: ~250 µs of PostgreSQL's CPU planned, ~50 µs
+ * prepared, at 100,000 flights, because planning looks at every index of flights).
+ */
+export const PREPARED_WITHOUT_PARAMETERS = { prepare: true, simple: false } as { prepare: true };
+
+/**
+ * The catalogue's version alone (for If-None-Match, and to check a remembered answer): a few
+ * index lookups.
+ */
 export async function findCatalogVersion(sql: Sql): Promise<{ revision: number; version: string }> {
-  const [row] = (await sql.unsafe(CATALOG_VERSION_SQL, [], {
-    prepare: true,
-  })) as unknown as { revision: number; state: string }[];
+  const [row] = (await sql.unsafe(
+    CATALOG_VERSION_SQL,
+    [],
+    PREPARED_WITHOUT_PARAMETERS,
+  )) as unknown as { revision: number; state: string }[];
   return { revision: row!.revision, version: row!.state };
 }
 
@@ -722,7 +735,7 @@ export async function findAirlineListingSizes(
   return (await sql.unsafe(
     `SELECT c.airline_id AS "airlineId", c.low, c.mid, c.high FROM catalog_airline_counts c`,
     [],
-    { prepare: true },
+    PREPARED_WITHOUT_PARAMETERS,
   )) as unknown as { airlineId: string; low: number; mid: number; high: number }[];
 }
 

@@ -94,30 +94,43 @@ function pageLinks(path: string, query: CatalogQuery, result: PageResult): strin
   return links.length > 0 ? links.join(', ') : undefined;
 }
 
-/** Most parsed catalogue queries remembered (the oldest are forgotten first). */
+/** Most parsed catalogue requests remembered (the oldest are forgotten first). */
 const MAX_PARSED_QUERIES = 1000;
 
+/** A request of GET /api/flights: its query string, the parsed query and its cursor's position. */
+interface CatalogRequest {
+  key: string;
+  query: Readonly<CatalogQuery>;
+  position: Position | undefined;
+}
+
 /**
- * The parsed query of GET /api/flights: the shared schema's, through the same validator (and the
- * same 400s) as every route, remembered per query string, of which it is a pure function (a few
- * URLs, the landing page first, make most of the traffic).
+ * The parsed request of GET /api/flights: the shared schema's query, through the same validator
+ * (and the same 400s) as every route, and the cursor's position, remembered per query string, of
+ * which both are pure functions (a few URLs, the landing page first, make most of the traffic).
+ * A request that is a 400 is never remembered.
  */
-function catalogQueries() {
+function catalogRequests() {
   const validateQuery = validate('query', CatalogQuerySchema);
-  const parsed = new Map<string, Readonly<CatalogQuery>>();
-  return async (c: Context): Promise<Readonly<CatalogQuery>> => {
+  const parsed = new Map<string, CatalogRequest>();
+  return async (c: Context): Promise<CatalogRequest> => {
     const url = c.req.url;
     const at = url.indexOf('?');
-    const raw = at < 0 ? '' : url.slice(at + 1);
-    const known = parsed.get(raw);
+    const key = at < 0 ? '' : url.slice(at + 1);
+    const known = parsed.get(key);
     if (known) return known;
     await validateQuery(c, async () => {});
     const query = Object.freeze(
       (c.req as unknown as { valid(target: 'query'): CatalogQuery }).valid('query'),
     );
+    const position = positionFromQuery(
+      { after: c.req.query('after'), before: c.req.query('before') },
+      query,
+    );
     if (parsed.size >= MAX_PARSED_QUERIES) parsed.delete(parsed.keys().next().value!);
-    parsed.set(raw, query);
-    return query;
+    const request = { key, query, position };
+    parsed.set(key, request);
+    return request;
   };
 }
 
@@ -128,26 +141,29 @@ function setCacheHeaders(c: Context, version: string) {
 
 export function catalogRoutes({ sql }: AppDeps) {
   const pages = catalogPages(sql);
-  const catalogQuery = catalogQueries();
+  const catalogRequest = catalogRequests();
+  // The Link header of a remembered answer is the same for every request it answers.
+  const linksOf = new WeakMap<PageResult, string | undefined>();
   return new Hono()
     .get('/flights', async (c) => {
-      const query = await catalogQuery(c);
-      const position: Position | undefined = positionFromQuery(
-        { after: c.req.query('after'), before: c.req.query('before') },
-        query,
-      );
+      const { key, query, position } = await catalogRequest(c);
       const ifNoneMatch = c.req.header('if-none-match');
+      let version: string | undefined;
       if (ifNoneMatch !== undefined) {
         // Revalidation: the version alone (an O(1) statement), and no page at all if unchanged.
-        const version = await pages.version();
+        version = await pages.version();
         if (etagMatches(ifNoneMatch, catalogEtag(version))) {
           setCacheHeaders(c, version);
           return c.body(null, 304);
         }
       }
-      const result = await pages.find(query, position);
+      const result = await pages.answer(key, query, position, version);
       setCacheHeaders(c, result.version);
-      const links = pageLinks(c.req.path, query, result);
+      let links = linksOf.get(result);
+      if (links === undefined && !linksOf.has(result)) {
+        links = pageLinks(c.req.path, query, result);
+        linksOf.set(result, links);
+      }
       if (links) c.header('Link', links);
       return c.body(result.body, 200, { 'Content-Type': 'application/json' });
     })
