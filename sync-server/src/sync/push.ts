@@ -4,10 +4,8 @@ import {
   messages,
   pushBodySchema,
   type CartDoc,
-  type FavouriteDoc,
   type PreferencesDoc,
   type PushRejection,
-  type ReviewDraftDoc,
   type SyncCollectionName,
   type SyncDoc,
   type WithDeletedFlag,
@@ -113,78 +111,151 @@ export async function pushChanges(
   const rows = parsed.data.rows as PushRow<WritableCollection>[];
   checkRows(writable, partition, rows);
 
-  const ids = rows.map((row) => row.newDocumentState.id);
+  const perRow = options.report === true;
   return pushSlotsOf(sql)(() =>
-    inPipelinedTransaction(sql, async (tx, commit) => {
-      // The lock is taken first, before any read: every writer that decides from this customer's
-      // documents takes it, so between our read of the current documents and our writes nobody
-      // else changes them. Conflict detection and the write are one atomic step; other customers
-      // never wait. The three statements go out together with BEGIN (postgres.js pipelines the
-      // queries of a reserved connection) and run in order: one round trip instead of four.
-      const [, refused, current] = await Promise.all([
-        lockPartition(tx, partition),
-        checkReferences(tx, writable, partition, rows, options.report === true),
-        selectDocuments(tx, writable, partition, ids),
-      ]);
-
-      const outcome: PushOutcome = { documents: [], conflicts: [], rejected: [] };
-      const documents = outcome.documents as Replicated<WritableCollection>[];
-      const written: PushRow<WritableCollection>[] = [];
-      const writes: Promise<void>[] = [];
-      for (const row of rows) {
-        const id = row.newDocumentState.id;
-        const master = current.get(id);
-        const reason = refused.get(id);
-        if (reason !== undefined) {
-          // Not written; the client keeps its change and learns why, and what the server has.
-          outcome.rejected.push({ id, reason });
-          if (master) documents.push(master);
-          continue;
-        }
-        if (isConflict(writable, row.assumedMasterState ?? null, master ?? null) && master) {
-          documents.push(master);
-          outcome.conflicts.push(id);
-          continue;
-        }
-        const write = WRITERS[writable](
-          tx,
-          partition,
-          row.newDocumentState as never,
-          master as never,
-        );
-        // One-statement writers go out together with the read below (one round trip); a review
-        // draft's writer reads before it writes, so its rows go one after the other.
-        if (PIPELINED_WRITERS.has(writable)) writes.push(write);
-        else await write;
-        written.push(row);
-      }
-      if (written.length === 0) return outcome;
-
-      // What the server kept of each written row; any difference from what was sent goes back.
-      // Statements of a transaction run in the order they are sent: this read sees the writes,
-      // and COMMIT goes out with them (one round trip).
-      const [after] = await Promise.all([
-        selectDocuments(
-          tx,
-          writable,
-          partition,
-          written.map((row) => row.newDocumentState.id),
-        ),
-        ...writes,
-        commit(),
-      ]);
-      for (const row of written) {
-        const stored = after.get(row.newDocumentState.id);
-        if (stored && canonical(stored) !== canonical(row.newDocumentState)) documents.push(stored);
-        const draft = stored as Partial<ReviewDraftDoc> | undefined;
-        const sent = row.newDocumentState as Partial<ReviewDraftDoc>;
-        // A review draft the review rules refused is stored `rejected` with its reason.
-        if (sent.status === 'pending' && draft?.status === 'rejected' && !stored?._deleted)
-          outcome.rejected.push({ id: row.newDocumentState.id, reason: draft.reason ?? '' });
-      }
-      return outcome;
-    }),
+    writable === 'reviewDrafts'
+      ? pushReviewDrafts(sql, partition, rows as PushRow<'reviewDrafts'>[])
+      : pushInOneStatement(sql, writable, partition, rows, perRow),
   );
+}
+
+/** The collections whose push is one call of `sync_push` (017 migration). */
+type OneStatementCollection = Exclude<WritableCollection, 'reviewDrafts'>;
+
+/**
+ * A push to favourites, cart or preferences: one round trip of four statements, `BEGIN`, the 017
+ * migration's `sync_push` (the partition lock, the flight check, conflict detection against the
+ * assumed master states and the writes, in push order), the documents of every pushed id read
+ * back (documents.ts, the same query as a pull) and `COMMIT`. The read runs after the function in
+ * the same transaction, under the partition lock: it sees our writes and nobody else's, and a row
+ * not written (refused, conflict) is exactly the master state the decision was made against.
+ */
+async function pushInOneStatement(
+  sql: Sql,
+  collection: OneStatementCollection,
+  partition: string,
+  rows: readonly PushRow<WritableCollection>[],
+  perRow: boolean,
+): Promise<PushOutcome> {
+  const ids = rows.map((row) => row.newDocumentState.id);
+  const [[decided], current] = await inPipelinedTransaction(sql, (tx, commit) =>
+    Promise.all([
+      // `execute` sends it now, before the read (which an async helper sends when called).
+      tx<{ outcome: { refused: string[]; conflicts: string[] } }[]>`
+        SELECT sync_push(${collection}, ${partition},
+          ${tx.json(rows.map((row) => functionRow(collection, row)) as never)}, ${perRow}) AS outcome`.execute(),
+      selectDocuments(tx, collection, partition, ids),
+      commit(),
+    ]),
+  );
+  const { refused, conflicts } = decided!.outcome;
+  // The function wrote nothing in that case; the push is refused whole, as `PUT /api/cart` would.
+  if (refused.length > 0 && !perRow)
+    throw new AppError(ErrorCode.NotFound, FLIGHT_NOT_FOUND, { flightIds: refused });
+
+  const refusedIds = new Set(refused);
+  const conflictIds = new Set(conflicts);
+  const outcome: PushOutcome = { documents: [], conflicts, rejected: [] };
+  const written: PushRow<WritableCollection>[] = [];
+  for (const row of rows) {
+    const id = row.newDocumentState.id;
+    const master = current.get(id);
+    if (refusedIds.has(id)) {
+      // Not written; the client keeps its change and learns why, and what the server has.
+      outcome.rejected.push({ id, reason: FLIGHT_NOT_FOUND });
+      if (master) outcome.documents.push(master);
+    } else if (conflictIds.has(id)) {
+      if (master) outcome.documents.push(master);
+    } else written.push(row);
+  }
+  // What the server kept of each written row; any difference from what was sent goes back.
+  for (const row of written) {
+    const stored = current.get(row.newDocumentState.id);
+    if (stored && canonical(stored) !== canonical(row.newDocumentState))
+      outcome.documents.push(stored);
+  }
+  return outcome;
+}
+
+/** A row as `sync_push` takes it: the customer's own fields and the assumed state's `ownedKey`. */
+function functionRow(collection: OneStatementCollection, row: PushRow<WritableCollection>) {
+  const doc = row.newDocumentState as Partial<CartDoc & PreferencesDoc> & { _deleted: boolean };
+  const assumed = row.assumedMasterState ?? null;
+  const assumedKey = assumed === null ? null : ownedKey(collection, assumed);
+  return {
+    id: row.newDocumentState.id,
+    deleted: doc._deleted,
+    ...(collection === 'cart' && { amount: doc.amount }),
+    ...(collection === 'preferences' && { theme: doc.theme }),
+    assumed: assumedKey === null || assumedKey === ABSENT ? assumedKey : JSON.parse(assumedKey),
+  };
+}
+
+/**
+ * A push of review drafts: a transaction of its own, since a draft's outcome is decided by the
+ * review rules (review-drafts.ts) before it is written. Pipelined as far as that allows.
+ */
+async function pushReviewDrafts(
+  sql: Sql,
+  partition: string,
+  rows: readonly PushRow<'reviewDrafts'>[],
+): Promise<PushOutcome> {
+  const writable = 'reviewDrafts';
+  const ids = rows.map((row) => row.newDocumentState.id);
+  return inPipelinedTransaction(sql, async (tx, commit) => {
+    // The lock is taken first, before any read: every writer that decides from this customer's
+    // documents takes it, so between our read of the current documents and our writes nobody
+    // else changes them. Conflict detection and the write are one atomic step; other customers
+    // never wait. The three statements go out together with BEGIN (postgres.js pipelines the
+    // queries of a reserved connection) and run in order: one round trip instead of four.
+    const [, , current] = await Promise.all([
+      lockPartition(tx, partition),
+      checkDraftOwners(tx, partition, ids),
+      selectDocuments(tx, writable, partition, ids),
+    ]);
+
+    const outcome: PushOutcome = { documents: [], conflicts: [], rejected: [] };
+    const written: PushRow<'reviewDrafts'>[] = [];
+    for (const row of rows) {
+      const id = row.newDocumentState.id;
+      const master = current.get(id);
+      if (isConflict(writable, row.assumedMasterState ?? null, master ?? null) && master) {
+        outcome.documents.push(master);
+        outcome.conflicts.push(id);
+        continue;
+      }
+      // A draft's writer reads before it writes, so its rows go one after the other.
+      await writeReviewDraft(tx, partition, row.newDocumentState, master);
+      written.push(row);
+    }
+    if (written.length === 0) return outcome;
+
+    // What the server kept of each written row; any difference from what was sent goes back.
+    // Statements of a transaction run in the order they are sent: this read sees the writes,
+    // and COMMIT goes out with it (one round trip).
+    const [after] = await Promise.all([
+      selectDocuments(
+        tx,
+        writable,
+        partition,
+        written.map((row) => row.newDocumentState.id),
+      ),
+      commit(),
+    ]);
+    for (const row of written) {
+      const stored = after.get(row.newDocumentState.id);
+      if (stored && canonical(stored) !== canonical(row.newDocumentState))
+        outcome.documents.push(stored);
+      // A review draft the review rules refused is stored `rejected` with its reason.
+      if (
+        row.newDocumentState.status === 'pending' &&
+        stored?.status === 'rejected' &&
+        !stored._deleted
+      )
+        outcome.rejected.push({ id: row.newDocumentState.id, reason: stored.reason ?? '' });
+    }
+    return outcome;
+  });
 }
 
 /**
@@ -245,47 +316,14 @@ function checkRows(
 }
 
 /**
- * Rows that name flights or drafts must name the caller's own drafts, and flights that exist and,
- * for a favourite or cart line that is kept, are still in the catalogue: a deleted or unknown
- * flight is refused as `PUT /api/cart` refuses it ("Flight not found"): the whole push with 404,
- * or, when the client asked for the report (`perRow`), those rows alone (returned: row id →
- * reason). Removing a favourite or cart line of a deleted flight is allowed: that is how a
- * customer drops it. A deletion that commits between this check and the write is still seen: the
- * written line's document reads its flight when pulled and says `flightDeleted` (documents.ts),
- * and checkout refuses the flight.
+ * Security: a draft id is chosen by the client; it must never reach someone else's draft. One
+ * foreign id refuses the whole push.
  */
-async function checkReferences(
-  tx: Queryable,
-  collection: WritableCollection,
-  partition: string,
-  rows: readonly PushRow<WritableCollection>[],
-  perRow: boolean,
-): Promise<Map<string, string>> {
-  const refusedRows = new Map<string, string>();
-  if (collection === 'favourites' || collection === 'cart') {
-    const docs = rows.map((row) => row.newDocumentState as WithDeletedFlag<FavouriteDoc | CartDoc>);
-    const flightIds = docs.map((doc) => doc.flightId);
-    const found = await tx<
-      { id: string; deleted: boolean }[]
-    >`SELECT id, deleted FROM flights WHERE id = ANY(${flightIds}::uuid[])`;
-    const deleted = new Map(found.map((row) => [row.id, row.deleted]));
-    const refused = docs
-      .filter((doc) => !deleted.has(doc.flightId) || (deleted.get(doc.flightId) && !doc._deleted))
-      .map((doc) => doc.flightId);
-    if (refused.length > 0 && !perRow)
-      throw new AppError(ErrorCode.NotFound, FLIGHT_NOT_FOUND, { flightIds: refused });
-    // A favourite's and a cart line's id is its flight id (checkRows).
-    for (const flightId of refused) refusedRows.set(flightId, FLIGHT_NOT_FOUND);
-  }
-  if (collection === 'reviewDrafts') {
-    const ids = rows.map((row) => row.newDocumentState.id);
-    const foreign =
-      await tx`SELECT 1 FROM review_drafts WHERE id = ANY(${ids}::uuid[]) AND user_id <> ${partition}`;
-    // Security: a draft id is chosen by the client; it must never reach someone else's draft.
-    if (foreign.length > 0)
-      throw new AppError(ErrorCode.Forbidden, messages.notAllowed, { reason: 'not_owner' });
-  }
-  return refusedRows;
+async function checkDraftOwners(tx: Queryable, partition: string, ids: readonly string[]) {
+  const foreign =
+    await tx`SELECT 1 FROM review_drafts WHERE id = ANY(${ids as string[]}::uuid[]) AND user_id <> ${partition}`;
+  if (foreign.length > 0)
+    throw new AppError(ErrorCode.Forbidden, messages.notAllowed, { reason: 'not_owner' });
 }
 
 /**
@@ -300,11 +338,14 @@ const OWNED_FIELDS: Readonly<Record<WritableCollection, readonly string[]>> = {
   reviewDrafts: ['orderId', 'flightId', 'rating', 'name', 'comment', 'status'],
 };
 
+/** The owned key of no document, or of a tombstone (`sync_push` takes it as the JSON string). */
+const ABSENT = 'absent';
+
 function ownedKey(
   collection: WritableCollection,
   doc: Replicated<WritableCollection> | null,
 ): string {
-  if (doc === null || doc._deleted) return 'absent';
+  if (doc === null || doc._deleted) return ABSENT;
   const record = doc as unknown as Record<string, unknown>;
   return JSON.stringify(OWNED_FIELDS[collection].map((field) => record[field] ?? null));
 }
@@ -333,74 +374,35 @@ function canonical(value: unknown): string {
   );
 }
 
-type Writer<C extends WritableCollection> = (
-  tx: postgres.TransactionSql | postgres.ReservedSql,
+/**
+ * How a pushed review draft is stored: only the customer's own fields are taken; its outcome is
+ * the review rules'.
+ */
+async function writeReviewDraft(
+  tx: postgres.ReservedSql,
   userId: string,
-  doc: Replicated<C>,
-  master: Replicated<C> | undefined,
-) => Promise<void>;
-
-/** Collections whose writer is one statement that reads nothing first (see `pushChanges`). */
-const PIPELINED_WRITERS: ReadonlySet<WritableCollection> = new Set([
-  'favourites',
-  'cart',
-  'preferences',
-]);
-
-/** How each collection stores a pushed document. Only the customer's own fields are taken. */
-const WRITERS: { [C in WritableCollection]: Writer<C> } = {
-  async favourites(tx, userId, doc: WithDeletedFlag<FavouriteDoc>) {
-    if (doc._deleted) {
-      await tx`UPDATE favourites SET deleted = true
-        WHERE user_id = ${userId} AND flight_id = ${doc.flightId} AND NOT deleted`;
-      return;
-    }
-    await tx`
-      INSERT INTO favourites (user_id, flight_id) VALUES (${userId}, ${doc.flightId})
-      ON CONFLICT (user_id, flight_id) DO UPDATE SET deleted = false, created_at = now()
-      WHERE favourites.deleted`;
-  },
-
-  async cart(tx, userId, doc: WithDeletedFlag<CartDoc>) {
-    if (doc._deleted) {
-      await tx`UPDATE cart_lines SET deleted = true, updated_at = now()
-        WHERE user_id = ${userId} AND flight_id = ${doc.flightId} AND NOT deleted`;
-      return;
-    }
-    // The amount is the customer's; stock is checked at checkout, which refuses what is short.
-    await tx`
-      INSERT INTO cart_lines (user_id, flight_id, amount) VALUES (${userId}, ${doc.flightId}, ${doc.amount})
-      ON CONFLICT (user_id, flight_id) DO UPDATE SET amount = EXCLUDED.amount, deleted = false, updated_at = now()
-      WHERE cart_lines.deleted OR cart_lines.amount <> EXCLUDED.amount`;
-  },
-
-  async preferences(tx, userId, doc: WithDeletedFlag<PreferencesDoc>) {
-    await tx`
-      INSERT INTO preferences (user_id, theme, deleted) VALUES (${userId}, ${doc.theme}, ${doc._deleted})
-      ON CONFLICT (user_id) DO UPDATE SET theme = EXCLUDED.theme, deleted = EXCLUDED.deleted, updated_at = now()
-      WHERE preferences.theme <> EXCLUDED.theme OR preferences.deleted <> EXCLUDED.deleted`;
-  },
-
-  async reviewDrafts(tx, userId, doc: WithDeletedFlag<ReviewDraftDoc>, master) {
-    if (doc._deleted) {
-      // Dropping a draft locally never touches a review it became.
-      await tx`UPDATE review_drafts SET deleted = true, updated_at = now()
+  doc: Replicated<'reviewDrafts'>,
+  master: Replicated<'reviewDrafts'> | undefined,
+): Promise<void> {
+  if (doc._deleted) {
+    // Dropping a draft locally never touches a review it became.
+    await tx`UPDATE review_drafts SET deleted = true, updated_at = now()
         WHERE id = ${doc.id} AND user_id = ${userId} AND NOT deleted`;
-      return;
-    }
-    const live = master && !master._deleted ? master : undefined;
-    if (live?.status === 'accepted') return; // final: the server's state goes back to the client
-    if (doc.status !== 'pending') {
-      // Security: the outcome of a draft is the server's to decide, never the client's.
-      if (live?.status === doc.status) return;
-      throw new AppError(
-        ErrorCode.BadRequest,
-        'A review draft is pushed as pending; its outcome is set by the server',
-      );
-    }
-    const outcome = await reviewFromDraft(tx, userId, doc);
-    const reason = outcome.status === 'rejected' ? outcome.reason : null;
-    await tx`
+    return;
+  }
+  const live = master && !master._deleted ? master : undefined;
+  if (live?.status === 'accepted') return; // final: the server's state goes back to the client
+  if (doc.status !== 'pending') {
+    // Security: the outcome of a draft is the server's to decide, never the client's.
+    if (live?.status === doc.status) return;
+    throw new AppError(
+      ErrorCode.BadRequest,
+      'A review draft is pushed as pending; its outcome is set by the server',
+    );
+  }
+  const outcome = await reviewFromDraft(tx, userId, doc);
+  const reason = outcome.status === 'rejected' ? outcome.reason : null;
+  await tx`
       INSERT INTO review_drafts (id, user_id, order_id, flight_id, rating, name, comment, status, reason)
       VALUES (${doc.id}, ${userId}, ${doc.orderId}, ${doc.flightId}, ${doc.rating}, ${doc.name}, ${doc.comment},
               ${outcome.status}, ${reason})
@@ -408,5 +410,4 @@ const WRITERS: { [C in WritableCollection]: Writer<C> } = {
         rating = EXCLUDED.rating, name = EXCLUDED.name, comment = EXCLUDED.comment, status = EXCLUDED.status,
         reason = EXCLUDED.reason, deleted = false, updated_at = now()
       WHERE review_drafts.user_id = EXCLUDED.user_id`;
-  },
-};
+}
