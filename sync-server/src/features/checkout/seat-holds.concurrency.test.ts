@@ -13,6 +13,7 @@ import {
   INVARIANTS_HOLD,
   purchase,
   putInCart,
+  payHold,
   startCheckout,
   ticketsOf,
 } from './testing.ts';
@@ -64,20 +65,7 @@ test('500 buyers hold then pay one seat of a flight with 50: 50 holds, 50 orders
       );
       expect(SeatHoldSchema.parse(await bodyOf(replay)).expiresAt).toBe(hold.expiresAt);
       const key = randomUUID();
-      const send = () =>
-        app.request(
-          '/api/checkout',
-          startCheckout(
-            buyer.headers,
-            {
-              method: 'card',
-              paymentMethodId: 'pm_card_visa',
-              amount: hold.totalCents,
-              holdId: hold.holdId,
-            } as never,
-            key,
-          ),
-        );
+      const send = () => app.request('/api/checkout', payHold(buyer.headers, hold, { key }));
       let res = await send();
       // 503 "retry with the same Idempotency-Key" is answered by doing exactly that.
       for (let retry = 0; res.status === 503 && retry < 5; retry++) {

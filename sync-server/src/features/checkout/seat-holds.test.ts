@@ -21,7 +21,7 @@ import {
   INVARIANTS_HOLD,
   newBuyer,
   putInCart,
-  startCheckout,
+  payHold,
   ticketsOf,
   type Buyer,
 } from './testing.ts';
@@ -263,19 +263,7 @@ test("a checkout with holdId charges the hold's quote and buys its seats without
 
   // The airline changes the price during the hold: the hold keeps the price it quoted.
   await sql`UPDATE flights SET price_cents = ${350_00} WHERE id = ${flight}`;
-  const res = await app.request(
-    '/api/checkout',
-    startCheckout(
-      buyer.headers,
-      {
-        method: 'card',
-        paymentMethodId: 'pm_card_visa',
-        amount: hold.totalCents,
-        holdId: hold.holdId,
-      } as never,
-      randomUUID(),
-    ),
-  );
+  const res = await app.request('/api/checkout', payHold(buyer.headers, hold));
   expect(res.status).toBe(200);
   const paid = await bodyOf(res);
   expect(paid.amount).toBe(hold.totalCents);
@@ -309,19 +297,7 @@ test('re-quote: a price changed between the cart and the payment is 409 "Price c
   const quoted = calculateTotals([{ unitPriceCents: 125_00, amount: 1 }]);
   expect(hold.totalCents).toBe(quoted.totalCents);
 
-  const old = await app.request(
-    '/api/checkout',
-    startCheckout(
-      buyer.headers,
-      {
-        method: 'card',
-        paymentMethodId: 'pm_card_visa',
-        amount: seen,
-        holdId: hold.holdId,
-      } as never,
-      randomUUID(),
-    ),
-  );
+  const old = await app.request('/api/checkout', payHold(buyer.headers, hold, { amount: seen }));
   expect(old.status).toBe(409);
   const refused = await bodyOf(old);
   expect(refused.message).toBe('Price changed');
@@ -333,19 +309,7 @@ test('re-quote: a price changed between the cart and the payment is 409 "Price c
   expect(await holdRow(hold.holdId)).toEqual({ status: 'active', release_reason: null });
 
   // The buyer confirmed the new total.
-  const confirmed = await app.request(
-    '/api/checkout',
-    startCheckout(
-      buyer.headers,
-      {
-        method: 'card',
-        paymentMethodId: 'pm_card_visa',
-        amount: hold.totalCents,
-        holdId: hold.holdId,
-      } as never,
-      randomUUID(),
-    ),
-  );
+  const confirmed = await app.request('/api/checkout', payHold(buyer.headers, hold));
   expect(confirmed.status).toBe(200);
   expect((await bodyOf(confirmed)).amount).toBe(quoted.totalCents);
   expect(await ticketsOf(sql, flight)).toBe(9);
@@ -358,19 +322,7 @@ test("another customer's hold id is refused at checkout as unknown; nothing is c
   const hold = await holdOf(await postHold(app, owner));
   const thief = await newBuyer(sql);
   await putInCart(sql, thief.id, flight, 1);
-  const res = await app.request(
-    '/api/checkout',
-    startCheckout(
-      thief.headers,
-      {
-        method: 'card',
-        paymentMethodId: 'pm_card_visa',
-        amount: hold.totalCents,
-        holdId: hold.holdId,
-      } as never,
-      randomUUID(),
-    ),
-  );
+  const res = await app.request('/api/checkout', payHold(thief.headers, hold));
   expect(res.status).toBe(404);
   expect((await bodyOf(res)).message).toBe(messages.holdNotFound);
   expect(await holdRow(hold.holdId)).toEqual({ status: 'active', release_reason: null });
@@ -387,19 +339,7 @@ test('an expired hold: paying is refused, the release job gives the seats back o
   expect(await ticketsOf(sql, flight)).toBe(8);
   await sleep(400);
 
-  const late = await short.request(
-    '/api/checkout',
-    startCheckout(
-      buyer.headers,
-      {
-        method: 'card',
-        paymentMethodId: 'pm_card_visa',
-        amount: hold.totalCents,
-        holdId: hold.holdId,
-      } as never,
-      randomUUID(),
-    ),
-  );
+  const late = await short.request('/api/checkout', payHold(buyer.headers, hold));
   expect(late.status).toBe(409);
   expect(await bodyOf(late)).toMatchObject({
     message: messages.holdExpired,
@@ -440,19 +380,7 @@ test('a hold that expires while its checkout runs is bought or released, never b
   // after the checkout checked it).
   await sql`UPDATE seat_holds SET expires_at = now() + interval '150 milliseconds' WHERE id = ${hold.holdId}`;
   const holds = createHolds({ sql, logger: quiet, settings: { ttlMs: 1, maxSharePercent: 50 } });
-  const paying = app.request(
-    '/api/checkout',
-    startCheckout(
-      buyer.headers,
-      {
-        method: 'card',
-        paymentMethodId: 'pm_card_visa',
-        amount: hold.totalCents,
-        holdId: hold.holdId,
-      } as never,
-      randomUUID(),
-    ),
-  );
+  const paying = app.request('/api/checkout', payHold(buyer.headers, hold));
   await sleep(150);
   const [res] = await Promise.all([paying, holds.releaseExpired()]);
   const row = await holdRow(hold.holdId);

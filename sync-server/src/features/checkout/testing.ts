@@ -117,15 +117,35 @@ export function confirmCheckout(
   );
 }
 
-/** `POST /api/checkout`: the cart paid by a card's payment method, or by the wallet. */
+/**
+ * `POST /api/checkout`: the cart paid by a card's payment method, or by the wallet; with a
+ * `holdId`, the seat hold instead of the cart.
+ */
 export function startCheckout(
   headers: Record<string, string>,
-  body:
+  body: (
     | { method: 'card'; paymentMethodId: string; amount: number; receiptEmail?: string }
-    | { method: 'wallet'; amount: number },
+    | { method: 'wallet'; amount: number }
+  ) & { holdId?: string },
   key?: string,
 ): RequestInit {
   return jsonRequest('POST', body, withKey(headers, key));
+}
+
+/**
+ * `POST /api/checkout` paying a seat hold with the test card: its quote unless `amount` says
+ * otherwise, under a new Idempotency-Key unless `key` is given.
+ */
+export function payHold(
+  headers: Record<string, string>,
+  hold: { holdId: string; totalCents: number },
+  { amount = hold.totalCents, key = randomUUID() }: { amount?: number; key?: string } = {},
+): RequestInit {
+  return startCheckout(
+    headers,
+    { method: 'card', paymentMethodId: 'pm_card_visa', amount, holdId: hold.holdId },
+    key,
+  );
 }
 
 export interface Buyer {
