@@ -5,6 +5,7 @@ import 'apexcharts/features/legend';
 import type { ApexOptions } from 'apexcharts';
 import { SALES_CHART_MONTHS, formatCents, messages, type MonthlySalesTotal } from '@skyport/shared';
 import { formatShortPrice } from '../../../ui/format.ts';
+import { chartFrame } from '../../../ui/chart-frame.ts';
 import { useTheme } from '../../../ui/theme.ts';
 
 /** Months 1 to 12, the chart's labels (spec §2, §9). */
@@ -39,19 +40,7 @@ export function SalesChart({ monthly }: { monthly: readonly MonthlySalesTotal[] 
     },
   ];
   const options: ApexOptions = {
-    chart: {
-      id: 'skyport-sales-chart',
-      type: 'line',
-      background: 'transparent',
-      foreColor: colors.text,
-      toolbar: { show: false },
-      zoom: { enabled: false },
-      animations: { enabled: false },
-      fontFamily: 'inherit',
-      // The SVG is hidden from assistive technology (the numbers are in the table beside it), so
-      // none of its parts may take keyboard focus either.
-      accessibility: { enabled: false, keyboard: { enabled: false } },
-    },
+    chart: chartFrame('skyport-sales-chart', colors.text),
     theme: { mode: theme },
     colors: [colors.sale, colors.tickets],
     stroke: { width: [0, 3], curve: 'straight' },

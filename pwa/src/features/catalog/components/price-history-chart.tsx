@@ -8,6 +8,7 @@ import {
   formatShortPrice,
   formatTimestamp,
 } from '../../../ui/format.ts';
+import { chartFrame } from '../../../ui/chart-frame.ts';
 import { useTheme } from '../../../ui/theme.ts';
 import { uiLabels } from '../../../ui/labels.ts';
 
@@ -35,17 +36,7 @@ export function PriceHistoryChart({ history }: { history: PriceHistory }) {
     },
   ];
   const options: ApexOptions = {
-    chart: {
-      id: 'skyport-price-history',
-      type: 'line',
-      background: 'transparent',
-      foreColor: colors.text,
-      toolbar: { show: false },
-      zoom: { enabled: false },
-      animations: { enabled: false },
-      fontFamily: 'inherit',
-      accessibility: { enabled: false, keyboard: { enabled: false } },
-    },
+    chart: chartFrame('skyport-price-history', colors.text),
     theme: { mode: theme },
     colors: [colors.line],
     stroke: { width: 3, curve: 'stepline' },
