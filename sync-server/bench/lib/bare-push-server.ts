@@ -2,11 +2,15 @@
 //   tsx bench/lib/bare-push-server.ts <databaseUrl> <pool>
 // A bare Hono handler on @hono/node-server (the product's HTTP stack) at the product's push path:
 // it reads the same JSON body and writes each row with the product's favourite SQL (an upsert, or
-// the tombstone update) in one transaction, through the same triggers. No session, no validation,
-// no conflict detection, no logging: the floor under `POST /api/sync/favourites/push`.
+// the tombstone update) in one pipelined transaction, through the same triggers, and announces it after the
+// commit as the product does (src/sync/announcer.ts, decision 021). No session, no validation, no
+// conflict detection, no logging: the floor under `POST /api/sync/favourites/push`.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createSql } from '../../src/db/client.ts';
+import { inPipelinedTransaction } from '../../src/db/pipelined-transaction.ts';
+import { createLogger } from '../../src/lib/logger.ts';
+import { createAnnouncer, sendWith } from '../../src/sync/announcer.ts';
 import { announceReady } from './child-server.ts';
 
 const [databaseUrl, pool] = process.argv.slice(2);
@@ -15,6 +19,7 @@ if (!databaseUrl || !pool) {
   process.exit(2);
 }
 const sql = createSql(databaseUrl, { max: Number(pool) });
+const announcer = createAnnouncer(sendWith(sql), createLogger('warn'));
 
 interface Row {
   newDocumentState: { userId: string; flightId: string; _deleted: boolean };
@@ -22,19 +27,25 @@ interface Row {
 
 const app = new Hono().post('/api/sync/favourites/push', async (c) => {
   const { rows } = (await c.req.json()) as { rows: Row[] };
-  await sql.begin(async (tx) => {
-    for (const { newDocumentState: doc } of rows) {
-      if (doc._deleted) {
-        await tx`UPDATE favourites SET deleted = true
-          WHERE user_id = ${doc.userId} AND flight_id = ${doc.flightId} AND NOT deleted`;
-      } else {
-        await tx`
-          INSERT INTO favourites (user_id, flight_id) VALUES (${doc.userId}, ${doc.flightId})
-          ON CONFLICT (user_id, flight_id) DO UPDATE SET deleted = false, created_at = now()
-          WHERE favourites.deleted`;
-      }
-    }
-  });
+  // One round trip, as the product's push is (BEGIN, the statements and COMMIT go out together).
+  await inPipelinedTransaction(sql, (tx, commit) =>
+    Promise.all([
+      tx`SET LOCAL skyport.announce = after_commit`.execute(),
+      ...rows.map(({ newDocumentState: doc }) =>
+        (doc._deleted
+          ? tx`UPDATE favourites SET deleted = true
+              WHERE user_id = ${doc.userId} AND flight_id = ${doc.flightId} AND NOT deleted`
+          : tx`
+              INSERT INTO favourites (user_id, flight_id) VALUES (${doc.userId}, ${doc.flightId})
+              ON CONFLICT (user_id, flight_id) DO UPDATE SET deleted = false, created_at = now()
+              WHERE favourites.deleted`
+        ).execute(),
+      ),
+      commit(),
+    ]),
+  );
+  const userId = rows[0]?.newDocumentState.userId;
+  if (userId) announcer.announce(`favourites:${userId}`);
   return c.json([]);
 });
 

@@ -18,7 +18,8 @@ import { lockPartition } from '../db/locks.ts';
 import { inPipelinedTransaction } from '../db/pipelined-transaction.ts';
 import { FLIGHT_NOT_FOUND } from '../features/cart/queries.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
-import { selectDocuments, type Queryable } from './documents.ts';
+import type { Announcer } from './announcer.ts';
+import { COLLECTION_TABLES, selectDocuments, type Queryable } from './documents.ts';
 import { resolvePartition, type Caller } from './partitions.ts';
 import { reviewFromDraft } from './review-drafts.ts';
 
@@ -63,6 +64,12 @@ export interface PushOptions {
    * expect (they narrow a refused push down to its rows).
    */
   report?: boolean;
+  /**
+   * The instance's announcer (announcer.ts): a push to favourites, cart or preferences then
+   * notifies the change feeds after its commit instead of at it, off PostgreSQL's notification
+   * lock (decision 021). Without it the row triggers notify at commit, as for every other writer.
+   */
+  announcer?: Announcer;
 }
 
 /**
@@ -115,7 +122,7 @@ export async function pushChanges(
   return pushSlotsOf(sql)(() =>
     writable === 'reviewDrafts'
       ? pushReviewDrafts(sql, partition, rows as PushRow<'reviewDrafts'>[])
-      : pushInOneStatement(sql, writable, partition, rows, perRow),
+      : pushInOneStatement(sql, writable, partition, rows, perRow, options.announcer),
   );
 }
 
@@ -136,10 +143,12 @@ async function pushInOneStatement(
   partition: string,
   rows: readonly PushRow<WritableCollection>[],
   perRow: boolean,
+  announcer: Announcer | undefined,
 ): Promise<PushOutcome> {
   const ids = rows.map((row) => row.newDocumentState.id);
-  const [[decided], current] = await inPipelinedTransaction(sql, (tx, commit) =>
+  const [, [decided], current] = await inPipelinedTransaction(sql, (tx, commit) =>
     Promise.all([
+      announcer && tx`SET LOCAL skyport.announce = after_commit`.execute(),
       // `execute` sends it now, before the read (which an async helper sends when called).
       tx<{ outcome: { refused: string[]; conflicts: string[] } }[]>`
         SELECT sync_push(${collection}, ${partition},
@@ -168,6 +177,8 @@ async function pushInOneStatement(
       if (master) outcome.documents.push(master);
     } else written.push(row);
   }
+  if (announcer && written.length > 0)
+    announcer.announce(`${COLLECTION_TABLES[collection]}:${partition}`);
   // What the server kept of each written row; any difference from what was sent goes back.
   for (const row of written) {
     const stored = current.get(row.newDocumentState.id);

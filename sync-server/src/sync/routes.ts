@@ -21,6 +21,7 @@ import type { Lifecycle } from '../lib/lifecycle.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import { validate } from '../lib/validate.ts';
 import { createAccessWatch } from './access-watch.ts';
+import { createAnnouncer, sendWith } from './announcer.ts';
 import { createChangeFeed } from './change-feed.ts';
 import { resolvePartition } from './partitions.ts';
 import { pullChanges } from './pull.ts';
@@ -74,6 +75,9 @@ function onePerHandle<T extends { close(): Promise<void> }>(
 const feeds = onePerHandle(createChangeFeed);
 export const changeFeedFor = feeds.get;
 
+/** One announcer of committed pushes per database handle (announcer.ts, decision 021). */
+const announcers = onePerHandle((sql, logger) => createAnnouncer(sendWith(sql), logger));
+
 /** One session and access watch per database handle (on the same LISTEN connection). */
 const watches = onePerHandle(createAccessWatch);
 export const accessWatchFor = watches.get;
@@ -92,9 +96,12 @@ export function sessionCacheFor(deps: Pick<AppDeps, 'sql' | 'logger'>): SessionC
   return cache;
 }
 
-/** Stops the instance's change feed and access watch (its LISTENs) on shutdown, after the streams. */
+/**
+ * Stops the instance's change feed and access watch (its LISTENs) on shutdown, after the streams,
+ * and sends the announcements still waiting (the pool closes after this).
+ */
 async function closeChangeFeed(sql: Sql): Promise<void> {
-  await Promise.all([feeds.close(sql), watches.close(sql)]);
+  await Promise.all([feeds.close(sql), watches.close(sql), announcers.close(sql)]);
 }
 
 /**
@@ -167,7 +174,10 @@ export function syncRoutes(deps: SyncRouteDeps) {
         throw new AppError(ErrorCode.BadRequest, 'Malformed JSON body');
       }
       const report = c.req.header(PUSH_REPORT_HEADER) === '1';
-      const outcome = await pushChanges(sql, c.get('user'), collection, body, { report });
+      const outcome = await pushChanges(sql, c.get('user'), collection, body, {
+        report,
+        announcer: announcers.get(deps),
+      });
       // Clients that did not ask for the report read the bare array of documents.
       return c.json(report ? outcome : outcome.documents);
     })
