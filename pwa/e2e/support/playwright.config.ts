@@ -14,6 +14,7 @@ export default defineE2eConfig({
     'customer.spec.ts',
     'deleted-flight.spec.ts',
     'offline.spec.ts',
+    'lost-replication-record.spec.ts',
     'theme-sync.spec.ts',
     'screens.spec.ts',
     'logout.spec.ts',

@@ -145,6 +145,20 @@ function withChangeOnTop<D extends JournalDoc>(
   return { ...serverDoc, ...Object.fromEntries(mine.map((field) => [field, attempted[field]])) };
 }
 
+/** Whether two states of a document agree on everything that is the customer's. */
+function sameCustomerFields(
+  collection: ChangeCollection,
+  a: JournalDoc,
+  b: JournalDoc | null,
+): boolean {
+  return (
+    b !== null &&
+    CUSTOMER_FIELDS[collection].every(
+      (field) => JSON.stringify(a[field] ?? null) === JSON.stringify(b[field] ?? null),
+    )
+  );
+}
+
 const same = (a: { collection: string; id: string }, collection: string, id: string) =>
   a.collection === collection && a.id === id;
 const without = <T extends { collection: string; id: string }>(
@@ -256,6 +270,20 @@ export function createChangeTracker(
             withheld.add(id);
             kept.push({ collection, id, attempted: row.newDocumentState, server });
           }
+        } else if (
+          conflicted.has(id) &&
+          !row.assumedMasterState &&
+          sameCustomerFields(collection, row.newDocumentState, server)
+        ) {
+          // Sent as new (the replication had no record of the server's state: pulled-marker.ts)
+          // but the server has it as the customer has it: nothing was lost, nothing to tell.
+          // Wholly equal, it goes back to RxDB as no conflict, which records it as the server's
+          // state; otherwise RxDB takes the server's document (its own fields refreshed).
+          accepted = [
+            ...without(accepted, collection, id),
+            { collection, id, at, doc: server ?? row.newDocumentState },
+          ].slice(-ACCEPTED_KEPT);
+          if (documentContent(server) === documentContent(row.newDocumentState)) withheld.add(id);
         } else if (conflicted.has(id)) {
           conflicts = without(conflicts, collection, id);
           conflicts.push({ collection, id, at, mine: row.newDocumentState, kept: server });

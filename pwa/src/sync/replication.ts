@@ -1,6 +1,11 @@
 import { Subject, filter, firstValueFrom, map } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import type { RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
+import {
+  getAssumedMasterState,
+  getMetaWriteRow,
+  type RxReplicationPullStreamItem,
+  type RxReplicationWriteToMasterRow,
+} from 'rxdb';
 import {
   PUSH_MAX_ROWS,
   PUSH_REPORT_HEADER,
@@ -25,7 +30,14 @@ import {
 } from './snapshot.ts';
 import type { SyncStatusStore } from './status.ts';
 import type { JournalDoc } from '../db/change-journal.ts';
-import type { ChangeCollection, ChangeTracker, PushAnswer, PushedRow } from './change-states.ts';
+import {
+  documentContent,
+  type ChangeCollection,
+  type ChangeTracker,
+  type PushAnswer,
+  type PushedRow,
+} from './change-states.ts';
+import { isPulledAndUnchanged, pullMarkOf } from './pulled-marker.ts';
 
 /**
  * Rows per push: the protocol's cap (RxDB's default batch), which the server's push body limit
@@ -173,6 +185,73 @@ export function startCollectionReplication(
     return [(row.assumedMasterState as Doc | undefined) ?? { ...doc, _deleted: true }];
   }
 
+  /** The mark of this replication's pulled documents (pulled-marker.ts), once known. */
+  let pullMark: Promise<string> | undefined;
+  /**
+   * The rows to send, without those that are the server's state as pulled: the document is still
+   * as RxDB's downstream wrote it (its pull mark, pulled-marker.ts), but the record of that
+   * server state was lost (a reload between the two writes), so RxDB offers it with an older
+   * assumed state, or none. Sent, the server would answer a conflict for a document it has as it
+   * is. Left out, RxDB takes the row as the server's state (it got no conflict for it) and
+   * records it: the next change of the document goes with it as its assumed master state.
+   */
+  async function withoutPulledStates(rows: Row[]): Promise<Row[]> {
+    const internal = state.internalReplicationState;
+    if (!internal || rows.length === 0) return rows;
+    pullMark ??= pullMarkOf(internal.input.hashFunction, internal.input.identifier);
+    const mark = await pullMark;
+    const stored = await internal.input.forkInstance.findDocumentsById(
+      rows.map((row) => String(row.newDocumentState.id)),
+      true,
+    );
+    const pulled = new Map(
+      stored
+        .filter((doc) => isPulledAndUnchanged(doc, mark))
+        .map((doc) => [String(doc.id), documentContent(doc as unknown as JournalDoc)]),
+    );
+    if (pulled.size === 0) return rows;
+    return rows.filter(
+      (row) =>
+        pulled.get(String(row.newDocumentState.id)) !==
+        documentContent(row.newDocumentState as unknown as JournalDoc),
+    );
+  }
+
+  /**
+   * Records the server's state of pulled documents the device holds exactly so but has no record
+   * of (pulled-marker.ts): RxDB's downstream passes over a stored document without a record,
+   * taking it for a change made on the device, unless its pull mark says otherwise, and a
+   * document pulled new never keeps the mark (RxDB's storage wrapper replaces the `_meta` of an
+   * inserted document). Without the record, the next change of it would be sent as a new
+   * document and answered as a conflict. What RxDB's downstream itself writes for a document
+   * equal to the server's.
+   */
+  async function recordLostServerStates(docs: Doc[]): Promise<void> {
+    const internal = state.internalReplicationState;
+    if (!internal || !writable || docs.length === 0) return;
+    const ids = docs.map((doc) => String(doc.id));
+    const [stored, records] = await Promise.all([
+      internal.input.forkInstance.findDocumentsById(ids, true),
+      getAssumedMasterState(internal, ids),
+    ]);
+    const storedById = new Map(stored.map((doc) => [String(doc.id), doc]));
+    const lost = docs.filter((doc) => {
+      const local = storedById.get(String(doc.id));
+      return (
+        local !== undefined &&
+        records[String(doc.id)] === undefined &&
+        documentContent(local as unknown as JournalDoc) ===
+          documentContent(doc as unknown as JournalDoc)
+      );
+    });
+    if (lost.length === 0) return;
+    // A record written meanwhile by the replication itself wins (a 409 here, ignored).
+    await internal.input.metaInstance.bulkWrite(
+      await Promise.all(lost.map((doc) => getMetaWriteRow(internal, doc))),
+      'skyport-record-lost-server-state',
+    );
+  }
+
   /** Pulled documents as RxDB must take them (a kept refusal stays on top: change-states.ts). */
   const fromServer = (docs: Doc[]): Doc[] =>
     changes && writable
@@ -290,10 +369,10 @@ export function startCollectionReplication(
           const body = responseSchema.parse(answer);
           succeeded();
           status.reportPulled(collection);
-          return {
-            documents: fromServer(body.documents as Doc[]),
-            checkpoint: body.checkpoint ?? checkpoint,
-          };
+          const documents = fromServer(body.documents as Doc[]);
+          // Best effort: a failed record leaves the document as RxDB had it, the pull goes on.
+          await recordLostServerStates(documents).catch(() => undefined);
+          return { documents, checkpoint: body.checkpoint ?? checkpoint };
         } catch (error) {
           failed(error);
           throw error;
@@ -303,9 +382,12 @@ export function startCollectionReplication(
     push: writable
       ? {
           batchSize: PUSH_BATCH,
-          async handler(rows) {
+          async handler(offered) {
+            let rows = offered as Row[];
             try {
-              const conflicts = await pushRows(rows as Row[]);
+              rows = await withoutPulledStates(rows);
+              if (rows.length === 0) return [];
+              const conflicts = await pushRows(rows);
               succeeded();
               return conflicts;
             } catch (error) {
@@ -315,7 +397,7 @@ export function startCollectionReplication(
               }
               // Find the refused rows one by one; the others are written as usual.
               const results: Doc[] = [];
-              for (const row of rows as Row[]) {
+              for (const row of rows) {
                 try {
                   results.push(...(rows.length === 1 ? [] : await pushRows([row])));
                   if (rows.length === 1) results.push(...rollback(row, error));
