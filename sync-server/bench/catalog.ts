@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import {
+  CATALOG_SORTS,
   CatalogQuerySchema,
   PRICE_BAND_LOW_MAX_CENTS,
   PRICE_BAND_MID_MAX_CENTS,
@@ -352,6 +353,18 @@ async function catalogMixes(sql: Sql, endpointUrl: string): Promise<CatalogMix[]
       target: true,
     },
     {
+      // Every other mix repeats a few URLs, which the endpoint answers from its remembered answers
+      // after the first request (pages.ts `answer`). Here more distinct URLs than it remembers
+      // answers (2,000) or parsed queries (1,000) are requested in a fixed shuffled order, so no
+      // answer is ever remembered when it is asked for again: every request parses its query and
+      // runs its page statement (deep pages by the boundaries their first reads remembered).
+      name: 'distinct:2800 urls',
+      description:
+        '7 orders (not fastest) × 4 bands × pages 1-100, shuffled: no remembered answer (first-request cost; informational)',
+      requests: distinctListingRequests(),
+      target: false,
+    },
+    {
       name: 'revalidate',
       description:
         'the landing page with If-None-Match of the current ETag (304, no page read; informational)',
@@ -363,6 +376,23 @@ async function catalogMixes(sql: Sql, endpointUrl: string): Promise<CatalogMix[]
     },
   ];
   return mixes;
+}
+
+/** The URLs of the distinct mix: 2,800 listing pages, in an order shuffled by a fixed seed. */
+function distinctListingRequests(): BenchRequest[] {
+  const requests: BenchRequest[] = [];
+  for (const sort of CATALOG_SORTS.filter((s) => s !== 'fastest'))
+    for (const band of ['all', 'low', 'mid', 'high'])
+      for (let page = 1; page <= 100; page++)
+        requests.push(get({ ...(band === 'all' ? {} : { band }), sort, page: String(page) }));
+  // A fixed permutation (a linear congruential generator), the same in every run.
+  let seed = 15;
+  for (let i = requests.length - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [requests[i], requests[j]] = [requests[j]!, requests[i]!];
+  }
+  return requests;
 }
 
 // The baseline's best queries ---------------------------------------------------------------------
@@ -594,7 +624,12 @@ export async function baselinePlan(sql: Sql, request: BenchRequest): Promise<Bas
     start = { key, id, inclusive: false };
   } else {
     const values: unknown[] = [];
-    const { from } = matchSets(query, level, values, originKeys);
+    // A listing without airline is walked along its order's index (fast to find, for the
+    // thousands of URLs of the distinct mix); others are sorted (the airline orders' fence).
+    const { from } =
+      level === 'none' && query.airlineId === undefined
+        ? { from: `(SELECT * FROM flights f WHERE ${LISTED} ${bandSql(query.band)}) f` }
+        : matchSets(query, level, values, originKeys);
     values.push((query.page - 1) * query.pageSize);
     const [row] = (await sql.unsafe(
       `SELECT ${sort.keyOut} AS k, f.id FROM ${from} ORDER BY ${orderSql(sort)} OFFSET $${values.length}::int8 LIMIT 1`,

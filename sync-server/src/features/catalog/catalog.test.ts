@@ -785,6 +785,50 @@ describe('GET /api/flights: deep pages, cursors, counts and caching', () => {
     }
   });
 
+  /** A handle on the test database that counts the version statements sent through it. */
+  function countingVersionStatements(): { sql: typeof sql; sent: () => number } {
+    let sent = 0;
+    const counting = new Proxy(sql, {
+      get(target, property, receiver) {
+        if (property !== 'unsafe') return Reflect.get(target, property, receiver) as unknown;
+        return (text: string, ...rest: unknown[]) => {
+          if (text === CATALOG_VERSION_SQL) sent++;
+          return (target.unsafe as (...args: unknown[]) => unknown)(text, ...rest);
+        };
+      },
+    });
+    return { sql: counting, sent: () => sent };
+  }
+
+  test('requests that ask for the version together share one version statement', async () => {
+    const counting = countingVersionStatements();
+    const pages = new CatalogPages(counting.sql);
+    const versions = await Promise.all(Array.from({ length: 8 }, () => pages.version()));
+    expect(new Set(versions).size).toBe(1);
+    expect(versions[0]).toBe((await findCatalogVersion(sql)).version);
+    expect(counting.sent()).toBe(1);
+
+    // Remembered answers checked together: one version statement for all of them.
+    const query = CatalogQuerySchema.parse({ sort: 'price_desc', page: '2' });
+    const first = await pages.answer('q', query, undefined);
+    const sentBefore = counting.sent();
+    const again = await Promise.all(
+      Array.from({ length: 8 }, () => pages.answer('q', query, undefined)),
+    );
+    for (const answer of again) expect(answer).toBe(first);
+    expect(counting.sent() - sentBefore).toBe(1);
+  });
+
+  test('a version asked for after a write committed reflects it (no version is reused by time)', async () => {
+    const pages = new CatalogPages(sql);
+    const before = await pages.version();
+    await sql`UPDATE flights SET description = 'After the first version' WHERE id = (
+      SELECT id FROM flights WHERE tickets > 0 AND NOT deleted ORDER BY id LIMIT 1)`;
+    const after = await pages.version();
+    expect(after).not.toBe(before);
+    expect(after).toBe((await findCatalogVersion(sql)).version);
+  });
+
   test('a remembered boundary is not used once the catalogue has changed', async () => {
     const params = { sort: 'price_asc', pageSize: '1', page: '150' };
     const url = `/api/flights?${new URLSearchParams(params)}`;

@@ -70,11 +70,33 @@ export class CatalogPages {
   /** The page statement running for a request key, for the requests that arrive meanwhile. */
   private readonly reading = new Map<string, Promise<PageResult>>();
 
+  /**
+   * The version statement the requests arriving now will share: sent once the event loop has
+   * handled the requests that are ready (setImmediate), so after every one of them arrived.
+   */
+  private nextVersion: Promise<{ revision: number; version: string }> | undefined;
+
   constructor(private readonly sql: Sql) {}
 
-  /** The catalogue's current version (If-None-Match): an O(1) statement. */
+  /**
+   * The catalogue's current version (If-None-Match, and the check of a remembered answer): an O(1)
+   * statement, shared by the requests that ask for it in the same turn of the event loop. Every
+   * caller gets a version read by a statement sent after it asked, so it sees every write
+   * committed before its request arrived, as with a statement of its own; it never joins a
+   * statement already sent. Under load this turns one version statement per request (~60-90 µs
+   * of PostgreSQL's CPU and ~40 µs of the server's) into one per batch of requests.
+   */
   async version(): Promise<string> {
-    const { revision, version } = await findCatalogVersion(this.sql);
+    let next = this.nextVersion;
+    if (!next) {
+      next = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        // Sent now: later callers start the next batch.
+        this.nextVersion = undefined;
+        return findCatalogVersion(this.sql);
+      });
+      this.nextVersion = next;
+    }
+    const { revision, version } = await next;
     this.seen(revision);
     return version;
   }
