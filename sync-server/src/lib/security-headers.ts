@@ -167,7 +167,9 @@ function servedShellHashes(indexHtml: string): () => readonly string[] {
 
 /** The request reached us over HTTPS: directly, or through a trusted proxy that says so. */
 function isHttps(c: Context, trustProxy: boolean): boolean {
-  if (new URL(c.req.url).protocol === 'https:') return true;
+  // A request's URL is absolute with its scheme in lower case (WHATWG URL, as @hono/node-server
+  // builds it): no URL object per answer needed to read it.
+  if (c.req.url.startsWith('https:')) return true;
   if (!trustProxy) return false;
   // As with X-Forwarded-For (identity/middleware.ts), the last entry is our proxy's.
   const proto = c.req.header('x-forwarded-proto')?.split(',').at(-1)?.trim().toLowerCase();
@@ -183,6 +185,9 @@ export interface SecurityHeadersOptions {
   serviceWorkerPath?: string;
 }
 
+/** The inline script hashes of no page (no PWA served): one array, so its identity never changes. */
+const NO_HASHES: readonly string[] = [];
+
 /**
  * Browser security headers on every answer (pages, static files, API JSON, errors and 404s):
  * Content-Security-Policy, X-Content-Type-Options, Referrer-Policy, X-Frame-Options,
@@ -192,7 +197,7 @@ export interface SecurityHeadersOptions {
 export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHandler {
   const hashes = options.publicDir
     ? servedShellHashes(path.join(options.publicDir, 'index.html'))
-    : () => [];
+    : () => NO_HASHES;
   const serviceWorkerPath = options.serviceWorkerPath ?? '/sw.js';
   const build = (contentSecurityPolicy: SecureHeadersOptions['contentSecurityPolicy']) =>
     secureHeaders({
@@ -209,18 +214,24 @@ export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHand
       // Set below, only over HTTPS.
       strictTransportSecurity: false,
     });
-  // One pair of middlewares per set of hashes (a new build brings a new set).
-  let current: { key: string; page: MiddlewareHandler; worker: MiddlewareHandler } | undefined;
+  // One pair of middlewares per set of hashes (a new build brings a new set). The set is a new
+  // array only when index.html was read again: compared by identity first, so that an answer
+  // costs no join, and by content when it was read again (a rewrite with the same scripts).
+  let current:
+    | { shell: readonly string[]; key: string; page: MiddlewareHandler; worker: MiddlewareHandler }
+    | undefined;
   const handlers = () => {
     const shell = hashes();
+    if (current?.shell === shell) return current;
     const key = shell.join(' ');
     if (current?.key !== key) {
       current = {
+        shell,
         key,
         page: build(documentPolicy(shell)),
         worker: build(serviceWorkerPolicy(shell)),
       };
-    }
+    } else current.shell = shell;
     return current;
   };
   return async (c, next) => {

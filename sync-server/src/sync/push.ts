@@ -18,6 +18,7 @@ import { lockPartition } from '../db/locks.ts';
 import { inPipelinedTransaction } from '../db/pipelined-transaction.ts';
 import { FLIGHT_NOT_FOUND } from '../features/cart/queries.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
+import { sameJson } from '../lib/same-json.ts';
 import type { Announcer } from './announcer.ts';
 import { COLLECTION_TABLES, selectDocuments, type Queryable } from './documents.ts';
 import { resolvePartition, type Caller } from './partitions.ts';
@@ -182,8 +183,7 @@ async function pushInOneStatement(
   // What the server kept of each written row; any difference from what was sent goes back.
   for (const row of written) {
     const stored = current.get(row.newDocumentState.id);
-    if (stored && canonical(stored) !== canonical(row.newDocumentState))
-      outcome.documents.push(stored);
+    if (stored && !sameJson(stored, row.newDocumentState)) outcome.documents.push(stored);
   }
   return outcome;
 }
@@ -255,8 +255,7 @@ async function pushReviewDrafts(
     ]);
     for (const row of written) {
       const stored = after.get(row.newDocumentState.id);
-      if (stored && canonical(stored) !== canonical(row.newDocumentState))
-        outcome.documents.push(stored);
+      if (stored && !sameJson(stored, row.newDocumentState)) outcome.documents.push(stored);
       // A review draft the review rules refused is stored `rejected` with its reason.
       if (
         row.newDocumentState.status === 'pending' &&
@@ -374,15 +373,6 @@ function isConflict(
   if (master === null) return false;
   if (assumed === null && master._deleted) return false;
   return ownedKey(collection, assumed) !== ownedKey(collection, master);
-}
-
-/** JSON with sorted keys, for comparing a stored document with the one pushed. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
 }
 
 /**

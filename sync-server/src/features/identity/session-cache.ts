@@ -1,6 +1,6 @@
 import type { Sql } from '../../db/client.ts';
 import { findSessionByHash, type LiveSession } from './sessions.ts';
-import { hashToken, isWellFormedToken } from './tokens.ts';
+import { hashTokenBase64, isWellFormedToken } from './tokens.ts';
 
 /**
  * Where a session cache learns that sessions or users changed: the instance's LISTEN on the
@@ -132,8 +132,8 @@ export function createSessionCache(
   return {
     async find(token) {
       if (!isWellFormedToken(token)) return undefined;
-      const hash = hashToken(token);
-      const key = hash.toString('base64');
+      // The token's hash in base64 is the key; its bytes are made only for a database read.
+      const key = hashTokenBase64(token);
       const now = performance.now();
       const delivered = source.deliveredUpTo();
       // Security: only while every revocation older than the bound is known to have arrived.
@@ -152,7 +152,7 @@ export function createSessionCache(
       if (trusted) misses += 1;
       else bypassed += 1;
       const started = generation;
-      const found = await lookup(hash);
+      const found = await lookup(Buffer.from(key, 'base64'));
       // A change that arrived meanwhile may be newer than what this read saw: not kept.
       if (found && trusted && generation === started) store(key, found, now);
       return found;
