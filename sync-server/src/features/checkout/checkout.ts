@@ -367,7 +367,7 @@ export function createCheckout(deps: CheckoutDeps) {
         );
         continue;
       }
-      payment = await markCaptured(sql, payment.id, deps.tickets?.issueForOrder);
+      payment = await markCaptured(sql, payment, deps.tickets?.issueForOrder);
       if (deps.onCaptured) {
         const captured = payment;
         deps

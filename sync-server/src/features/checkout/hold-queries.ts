@@ -194,23 +194,6 @@ export async function releaseHolds(
   return rows.map((row) => row.id);
 }
 
-/**
- * Marks the hold bought by `paymentId` (the order transaction, after lockFlights). Undefined when
- * it is no longer active: released by its expiry, by its owner, or bought already.
- */
-export async function consumeHold(
-  tx: Tx,
-  holdId: string,
-  userId: string,
-  paymentId: string,
-): Promise<{ id: string } | undefined> {
-  const [row] = await tx<{ id: string }[]>`
-    UPDATE seat_holds SET status = 'consumed', payment_id = ${paymentId}
-    WHERE id = ${holdId} AND user_id = ${userId} AND status = 'active'
-    RETURNING id`;
-  return row;
-}
-
 /** Advisory lock of the release job: one instance at a time runs a pass (others skip theirs). */
 const RELEASE_JOB_LOCK = 'skyport:seat-hold-release';
 

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import { calculateTotals, messages, type Totals } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
 import { beginRetryingDeadlocks, lockFlights, lockPartition } from '../../db/locks.ts';
-import { consumeHold } from './hold-queries.ts';
+import { inPipelinedTransaction } from '../../db/pipelined-transaction.ts';
 import { selectOrdersWithLines, toOrderView, type OrderView } from '../orders/queries.ts';
 
 /**
@@ -193,150 +192,101 @@ export class OrderRefusedError extends Error {
   }
 }
 
-interface TakenFlight {
-  id: string;
-  airline_id: string;
-  airline_name: string;
-  origin: string;
-  destination: string;
-  /** Kept on the line for the sale's route and date (016 migration), not part of "moreinfo". */
-  departure_date: string;
-  departure_hour: string;
-  arrival_hour: string;
-}
+/** What `checkout_write_order` (019 migration) raises for each refusal; the statement rolled back. */
+const REFUSALS: Record<string, { reason: OrderRefusedError['reason']; message: string }> = {
+  SKP01: { reason: 'no_stock', message: messages.noStockAvailable },
+  SKP02: { reason: 'price_changed', message: 'Price changed' },
+  SKP03: { reason: 'payment_moved', message: 'The payment changed state meanwhile' },
+  SKP04: { reason: 'hold_expired', message: messages.holdExpired },
+};
+
+/** PostgreSQL's `deadlock_detected`, retried as db/locks.ts `beginRetryingDeadlocks` does. */
+const DEADLOCK_DETECTED = '40P01';
+const DEADLOCK_ATTEMPTS = 3;
 
 /**
  * The order transaction (docs/architecture.md §6), right after the authorisation `authorizationId` (recorded
- * here, with the order, in the same commit): guarded stock decrement of every line at the quoted price,
- * the order (pending until captured) with its lines and their §3 "moreinfo" snapshot, one sale per
- * line, the bought flights out of the cart, the payment linked. All or nothing.
- * @throws OrderRefusedError (rolled back) when stock is short or a price moved.
+ * here, with the order, in the same commit): guarded stock decrement of every line at the quoted price
+ * (or, paying a seat hold, the hold consumed), the order (pending until captured) with its lines and
+ * their §3 "moreinfo" snapshot, one sale per line, the bought flights out of the cart, the payment
+ * linked. All or nothing, in one statement and one round trip: the 019 migration's
+ * `checkout_write_order`, which reads the quote from the payment's row and takes the partition lock
+ * and the flights' rows in the order db/locks.ts describes. Its own transaction: a deadlock's victim
+ * (nothing of it kept) runs again, as `beginRetryingDeadlocks` would run it.
+ * @throws OrderRefusedError (rolled back) when stock is short, a price moved, the hold was released
+ *         or the payment changed state meanwhile.
  */
 export async function writeOrder(
   sql: Sql,
-  payment: Pick<
-    PaymentRow,
-    'id' | 'user_id' | 'lines' | 'subtotal_cents' | 'fee_cents' | 'amount_cents' | 'hold_id'
-  >,
+  payment: Pick<PaymentRow, 'id'>,
   authorizationId: string,
 ): Promise<PaymentRow> {
-  const lines = [...payment.lines].sort((a, b) => (a.flightId < b.flightId ? -1 : 1));
-  const ids = lines.map((l) => l.flightId);
-  const amounts = lines.map((l) => l.amount);
-  const prices = lines.map((l) => l.unitPriceCents);
-  const orderId = randomUUID();
-  return beginRetryingDeadlocks(sql, async (tx) => {
-    await lockPartition(tx, payment.user_id);
-    await lockFlights(tx, { ids });
-    const taken = payment.hold_id
-      ? await takeHeldSeats(tx, payment.hold_id, payment.user_id, payment.id, ids)
-      : await tx<TakenFlight[]>`
-      UPDATE flights f SET tickets = f.tickets - l.amount, updated_at = now()
-      FROM unnest(${ids}::uuid[], ${amounts}::int[], ${prices}::bigint[]) AS l(id, amount, price)
-      WHERE f.id = l.id AND NOT f.deleted AND f.tickets >= l.amount AND f.price_cents = l.price
-      RETURNING f.id, f.airline_id, f.airline_name, f.origin, f.destination,
-                to_char(f.departure_date, 'YYYY-MM-DD') AS departure_date,
-                to_char(f.departure_hour, 'HH24:MI') AS departure_hour, to_char(f.arrival_hour, 'HH24:MI') AS arrival_hour`;
-    if (taken.length !== lines.length) {
-      const missing = ids.filter((id) => !taken.some((t) => t.id === id));
-      const moved = await tx`
-        SELECT 1 FROM flights f
-        JOIN unnest(${ids}::uuid[], ${prices}::bigint[]) AS l(id, price) ON l.id = f.id
-        WHERE f.id = ANY(${missing}::uuid[]) AND NOT f.deleted AND f.price_cents <> l.price`;
-      throw moved.length > 0
-        ? new OrderRefusedError('price_changed', 'Price changed')
-        : new OrderRefusedError('no_stock', messages.noStockAvailable);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [linked] = await sql<PaymentRow[]>`
+        SELECT * FROM checkout_write_order(${payment.id}, ${authorizationId})`;
+      return linked!;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      const refusal = typeof code === 'string' ? REFUSALS[code] : undefined;
+      if (refusal) throw new OrderRefusedError(refusal.reason, refusal.message);
+      if (code !== DEADLOCK_DETECTED || attempt >= DEADLOCK_ATTEMPTS) throw error;
     }
-    const byId = new Map(taken.map((t) => [t.id, t]));
-    const snapshot = lines.map((l) => byId.get(l.flightId)!);
-    // One statement: the order, its lines with their snapshot, a sale per line, the cart, and the
-    // payment link, which only succeeds while the payment is still authorised and undecided.
-    const [linked] = await tx<PaymentRow[]>`
-      WITH new_order AS (
-        INSERT INTO orders (id, user_id, payment_id, subtotal_cents, fee_cents, total_cents, status)
-        VALUES (${orderId}, ${payment.user_id}, ${authorizationId}, ${payment.subtotal_cents},
-                ${payment.fee_cents}, ${payment.amount_cents}, 'pending')
-        RETURNING id
-      ), new_lines AS (
-        INSERT INTO order_lines (order_id, flight_id, airline_id, amount, unit_price_cents,
-                                 airline_name, origin, destination, departure_date, departure_hour,
-                                 arrival_hour)
-        SELECT o.id, l.flight_id, l.airline_id, l.amount, l.price, l.airline_name, l.origin,
-               l.destination, l.departure_date::date, l.departure_hour::time, l.arrival_hour::time
-        FROM new_order o, unnest(${ids}::uuid[], ${snapshot.map((s) => s.airline_id)}::uuid[], ${amounts}::int[],
-                    ${prices}::bigint[], ${snapshot.map((s) => s.airline_name)}::text[],
-                    ${snapshot.map((s) => s.origin)}::text[], ${snapshot.map((s) => s.destination)}::text[],
-                    ${snapshot.map((s) => s.departure_date)}::text[],
-                    ${snapshot.map((s) => s.departure_hour)}::text[], ${snapshot.map((s) => s.arrival_hour)}::text[])
-             AS l(flight_id, airline_id, amount, price, airline_name, origin, destination, departure_date,
-                  departure_hour, arrival_hour)
-        RETURNING id, airline_id, flight_id, unit_price_cents, amount
-      ), new_sales AS (
-        INSERT INTO sales (airline_id, flight_id, order_line_id, unit_price_cents, amount)
-        SELECT airline_id, flight_id, id, unit_price_cents, amount FROM new_lines
-      ), cleared AS (
-        UPDATE cart_lines SET deleted = true, updated_at = now()
-        WHERE user_id = ${payment.user_id} AND flight_id = ANY(${ids}::uuid[]) AND NOT deleted
-      )
-      UPDATE payments p SET status = 'authorized', provider_payment_id = ${authorizationId}, order_id = o.id, updated_at = now()
-      FROM new_order o
-      WHERE p.id = ${payment.id} AND p.status IN ('created', 'authorized') AND p.order_id IS NULL AND p.failure_code IS NULL
-        AND (p.provider_payment_id IS NULL OR p.provider_payment_id = ${authorizationId})
-      RETURNING p.*`;
-    if (!linked)
-      throw new OrderRefusedError('payment_moved', 'The payment changed state meanwhile');
-    return linked;
-  });
+  }
 }
 
 /**
- * A checkout against a seat hold: the hold already took the seats (at its quoted prices), so the
- * order transaction consumes it instead of taking stock; the flights' rows are locked already.
- * @throws OrderRefusedError `hold_expired` when the hold was released meanwhile (its expiry, or
- *         its owner), `no_stock` when a held flight was deleted.
+ * What a confirmation writes besides the payment and the order, in their transaction (the order's
+ * signed tickets: features/tickets/tickets.ts `issueForOrder`). Called in the turn the confirmation
+ * is sent, so that what it reads travels in the same batch; answers what it sends with `COMMIT`.
+ * It never rejects; `send` rejects only when the statements it sent failed.
  */
-async function takeHeldSeats(
-  tx: postgres.TransactionSql,
-  holdId: string,
-  userId: string,
-  paymentId: string,
-  ids: readonly string[],
-): Promise<TakenFlight[]> {
-  if (!(await consumeHold(tx, holdId, userId, paymentId))) {
-    throw new OrderRefusedError('hold_expired', messages.holdExpired);
-  }
-  return tx<TakenFlight[]>`
-    SELECT f.id, f.airline_id, f.airline_name, f.origin, f.destination,
-           to_char(f.departure_hour, 'HH24:MI') AS departure_hour, to_char(f.arrival_hour, 'HH24:MI') AS arrival_hour
-    FROM flights f WHERE f.id = ANY(${ids as string[]}::uuid[]) AND NOT f.deleted`;
-}
+export type ConfirmationWrites = (
+  tx: postgres.ReservedSql,
+  orderId: string,
+) => Promise<{ send(): Promise<unknown> }>;
 
 /**
  * After a successful capture: the payment is captured and its order confirmed, together, with
- * whatever `onConfirmed` adds in the same transaction (the order's signed tickets, issue 17:
- * features/tickets/tickets.ts `issueForOrder`, which never throws).
+ * whatever `onConfirmed` adds in the same transaction. Two round trips (db/pipelined-transaction.ts):
+ * `BEGIN`, the confirmation and `onConfirmed`'s reads; then its writes with `COMMIT`. When those
+ * writes fail, the `COMMIT` behind them rolls the confirmation back too, so the order is confirmed
+ * again alone (the tickets come later: tickets.ts `issueMissing`): a ticket never stops an order.
  */
 export async function markCaptured(
   sql: Sql,
-  paymentId: string,
-  onConfirmed?: (tx: postgres.TransactionSql, orderId: string) => Promise<unknown>,
+  payment: Pick<PaymentRow, 'id' | 'order_id'>,
+  onConfirmed?: ConfirmationWrites,
 ): Promise<PaymentRow> {
-  return sql.begin(async (tx) => {
-    const [row] = await tx<PaymentRow[]>`
-      WITH captured AS (
-        UPDATE payments SET status = 'captured', captured_at = coalesce(captured_at, now()), updated_at = now(),
-          locked_until = now()
-        WHERE id = ${paymentId} AND status IN ('authorized', 'captured') AND order_id IS NOT NULL
-        RETURNING *
-      ), confirmed AS (
-        UPDATE orders SET status = 'confirmed' FROM captured
-        WHERE orders.id = captured.order_id AND orders.status = 'pending'
-      )
-      SELECT * FROM captured`;
-    if (!row) throw new Error(`payment ${paymentId} cannot be marked captured`);
-    if (onConfirmed && row.order_id) await onConfirmed(tx, row.order_id);
-    return row;
-  });
+  let writesFailed = false;
+  try {
+    return await inPipelinedTransaction(sql, async (tx, commit) => {
+      const captured = tx<PaymentRow[]>`
+        WITH captured AS (
+          UPDATE payments SET status = 'captured', captured_at = coalesce(captured_at, now()), updated_at = now(),
+            locked_until = now()
+          WHERE id = ${payment.id} AND status IN ('authorized', 'captured') AND order_id IS NOT NULL
+          RETURNING *
+        ), confirmed AS (
+          UPDATE orders SET status = 'confirmed' FROM captured
+          WHERE orders.id = captured.order_id AND orders.status = 'pending'
+        )
+        SELECT * FROM captured`.execute();
+      const writes =
+        onConfirmed && payment.order_id !== null ? onConfirmed(tx, payment.order_id) : undefined;
+      const [row] = await captured;
+      if (!row) throw new Error(`payment ${payment.id} cannot be marked captured`);
+      const sent = (await writes)?.send().catch((error: unknown) => {
+        writesFailed = true;
+        throw error;
+      });
+      await Promise.all([sent, commit()]);
+      return row;
+    });
+  } catch (error) {
+    if (!writesFailed) throw error;
+    return markCaptured(sql, payment);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type postgres from 'postgres';
 import {
   TICKET_ALGORITHM,
   TICKET_ISSUER,
@@ -33,9 +34,10 @@ import { startPeriodicJob } from '../../lib/periodic-job.ts';
  * confirmed order, signed with the current Ed25519 key, stored once and never re-signed.
  *
  * - `issueForOrder` runs inside the checkout's confirming transaction (checkout/queries.ts
- *   `markCaptured`), under a savepoint: the order and its tickets commit together, and a ticket
- *   that cannot be signed (a key that cannot be opened) never stops an order from being confirmed:
- *   it is logged and `issueMissing` issues it later (main.ts, at start and every few minutes).
+ *   `markCaptured`, its reads in the confirmation's round trip and its insert in the COMMIT's),
+ *   under a savepoint: the order and its tickets commit together, and a ticket that cannot be
+ *   signed (a key that cannot be opened) never stops an order from being confirmed: it is logged
+ *   and `issueMissing` issues it later (main.ts, at start and every few minutes).
  * - Keys: `ensureKey` creates the first one (safe with instances starting at once), `rotate`
  *   retires the current one; retired keys stay published while their tickets are unexpired.
  * - A ticket is `void` once its order is cancelled (migration 013's trigger); `check` says so.
@@ -113,14 +115,11 @@ export function createTicketService(deps: TicketServiceDeps) {
     return row;
   }
 
-  /** Signs and stores the tickets of `orderIds`' lines (or of any confirmed order's) that have none. */
-  async function issue(db: Queryable, orderIds: readonly string[] | 'any', limit?: number) {
-    const lines = await selectUnticketedLines(db, orderIds, limit);
-    if (lines.length === 0) return 0;
-    const row = await currentKey(db);
+  /** The signed tickets of `lines`, with the key of `row`. */
+  function sign(lines: readonly UnticketedLine[], row: SigningKeyRow): Promise<NewTicket[]> {
     const key = signingKey(row);
     const issuedAt = Math.floor(Date.now() / 1000);
-    const tickets: NewTicket[] = await Promise.all(
+    return Promise.all(
       lines.map(async (line) => {
         const id = randomUUID();
         const token = await new SignJWT(claimsOf(line, id, issuedAt))
@@ -136,7 +135,13 @@ export function createTicketService(deps: TicketServiceDeps) {
         };
       }),
     );
-    return insertTickets(db, tickets);
+  }
+
+  /** Signs and stores the tickets of `orderIds`' lines (or of any confirmed order's) that have none. */
+  async function issue(db: Queryable, orderIds: readonly string[] | 'any', limit?: number) {
+    const lines = await selectUnticketedLines(db, orderIds, limit);
+    if (lines.length === 0) return 0;
+    return insertTickets(db, await sign(lines, await currentKey(db)));
   }
 
   /** The public key set (`GET /api/tickets/jwks.json`). */
@@ -155,17 +160,45 @@ export function createTicketService(deps: TicketServiceDeps) {
     ensureKey,
 
     /**
-     * Issues the tickets of an order confirmed in `tx` (its lines without one). Under a savepoint,
-     * and never throws: a failure is logged, the confirmation goes on, `issueMissing` retries.
+     * Issues the tickets of an order being confirmed in `tx`, a pipelined transaction
+     * (checkout/queries.ts `markCaptured`, db/pipelined-transaction.ts): a savepoint, the order's
+     * lines without a ticket and the current key are sent now, behind the confirmation and in its
+     * batch; once they are signed, `send` sends them (with the confirmation's COMMIT behind).
+     * Never rejects: a failure before `send` is logged there, rolled back to the savepoint, and the
+     * confirmation goes on without tickets (`issueMissing` retries). `send` rejects only when the
+     * insert failed, which takes the confirmation's transaction with it (the caller confirms again).
      */
-    async issueForOrder(tx: Queryable, orderId: string): Promise<number> {
-      try {
-        if (!('savepoint' in tx)) return await issue(tx, [orderId]);
-        return await tx.savepoint((savepoint) => issue(savepoint, [orderId]));
-      } catch (error) {
+    async issueForOrder(
+      tx: postgres.ReservedSql,
+      orderId: string,
+    ): Promise<{ send(): Promise<number> }> {
+      const failed = (error: unknown) => {
         logger.error({ err: error, orderId }, 'tickets could not be issued; will retry');
-        return 0;
+      };
+      // Sent in this turn, so they travel with the statement the caller sent just before.
+      const savepoint = tx`SAVEPOINT tickets`.execute();
+      const lines = selectUnticketedLines(tx, [orderId]);
+      const key = selectCurrentKey(tx);
+      let tickets: NewTicket[];
+      try {
+        const [, found, current] = await Promise.all([savepoint, lines, key]);
+        tickets = found.length === 0 ? [] : await sign(found, current ?? (await currentKey(tx)));
+      } catch (error) {
+        return {
+          async send() {
+            failed(error);
+            await tx`ROLLBACK TO SAVEPOINT tickets`;
+            return 0;
+          },
+        };
       }
+      return {
+        send: () =>
+          insertTickets(tx, tickets).catch((error: unknown) => {
+            failed(error);
+            throw error;
+          }),
+      };
     },
 
     /**
