@@ -284,6 +284,35 @@ describe('conflict detection against the assumed master state', () => {
   });
 });
 
+test('a push of many rows: refusals and conflicts named in push order, the writes made in push order', async () => {
+  // The 020 migration judges all rows in one query and writes from arrays (ordered aggregates).
+  const user = await insertUser(sql);
+  const live = [flightIds[0]!, flightIds[1]!];
+  await callSyncPush(
+    'favourites',
+    user.id,
+    live.map((id) => ({ id, deleted: false, assumed: null })),
+  );
+  const [unknownA, unknownB] = [randomUUID(), randomUUID()];
+  const outcome = await callSyncPush('favourites', user.id, [
+    { id: flightIds[5]!, deleted: false, assumed: null },
+    { id: unknownB, deleted: false, assumed: null },
+    // Assumed removed, but live on the server: a conflict, left as it is.
+    { id: flightIds[1]!, deleted: true, assumed: 'absent' },
+    { id: flightIds[0]!, deleted: true, assumed: [] },
+    { id: unknownA, deleted: false, assumed: null },
+    { id: flightIds[3]!, deleted: false, assumed: null },
+  ]);
+  expect(outcome).toEqual({ refused: [unknownB, unknownA], conflicts: [flightIds[1]!] });
+  const rows = await sql<{ flight_id: string; deleted: boolean; revision: number }[]>`
+    SELECT flight_id, deleted, revision::int FROM favourites WHERE user_id = ${user.id}`;
+  const stored = new Map(rows.map((row) => [row.flight_id, row]));
+  expect(stored.size).toBe(4);
+  expect(stored.get(flightIds[0]!)?.deleted).toBe(true);
+  expect(stored.get(flightIds[1]!)?.deleted).toBe(false);
+  expect(stored.get(flightIds[5]!)!.revision).toBeLessThan(stored.get(flightIds[3]!)!.revision);
+});
+
 test('a push is one round trip of four statements: BEGIN, sync_push, the documents read back, COMMIT', async () => {
   const statements: string[] = [];
   const counted = postgres(url, {
