@@ -76,11 +76,15 @@ export async function startProduct(options: ProductOptions): Promise<ProductServ
   const fd = openSync(options.logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, ['--enable-source-maps', options.build.serverMain], {
-      cwd: options.build.dir,
-      env,
-      stdio: ['ignore', fd, fd],
-    });
+    child = spawn(
+      process.execPath,
+      [...nodeArgs(), '--enable-source-maps', options.build.serverMain],
+      {
+        cwd: options.build.dir,
+        env,
+        stdio: ['ignore', fd, fd],
+      },
+    );
   } finally {
     closeSync(fd);
   }
@@ -112,6 +116,14 @@ export async function startProduct(options: ProductOptions): Promise<ProductServ
     logFile: options.logFile,
     stop: () => stopChild(child, configDefault<number>('SHUTDOWN_TIMEOUT_MS') + 5_000),
   };
+}
+
+/**
+ * Extra Node flags for the servers under test, from BENCH_SERVER_NODE_ARGS (space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them; Node refuses those in NODE_OPTIONS.
+ */
+function nodeArgs(): string[] {
+  return (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 }
 
 function tail(file: string): string {
