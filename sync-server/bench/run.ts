@@ -12,6 +12,8 @@
 //   checkout:    --seconds, --warmup, --connections
 //   write-storm: --customers N (200), --storm-seconds N (15), --storm-warmup N (3)
 //   streams:     --streams N (10000);  client-sync: --client-sync-flights a,b (10000,100000)
+// Environment: BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' adds Node flags to the
+// servers under test (to profile them; Node refuses those in NODE_OPTIONS).
 // Every server under test is the production bundle started as production (lib/product.ts: pool
 // = DATABASE_POOL_MAX's default, info logging to a file, the bench's own PWA build served).
 // Databases: `<DATABASE_URL's database name, else skyport>_bench_<suite>`, created and marked by
