@@ -14,6 +14,7 @@ import type { Logger } from './lib/logger.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { checkoutOutcome, createMetrics, type Metrics } from './lib/metrics.ts';
 import { runWithRequestId } from './lib/request-context.ts';
+import { UrgentWork } from './lib/urgent-work.ts';
 import type { Config } from './config.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import {
@@ -69,6 +70,11 @@ export interface AppDeps {
   lifecycle?: Lifecycle;
   /** Prometheus metrics (main.ts serves them on METRICS_PORT). Default: a registry of its own. */
   metrics?: Metrics;
+  /**
+   * The checkouts in flight on this instance, before which sync pushes step back
+   * (lib/urgent-work.ts). Default: a new one.
+   */
+  urgent?: UrgentWork;
   /** Payment providers (payments/); default: the built-in test provider. */
   payments?: Payments;
   /**
@@ -172,9 +178,12 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
       );
     }),
   );
-  // What each checkout attempt came to (the answer's status says it; see checkoutOutcome).
+  // A checkout attempt is urgent work while it runs (sync pushes step back meanwhile,
+  // docs/decisions/022-checkout-before-sync.md), and what it came to is counted (the answer's
+  // status says it; see checkoutOutcome).
+  const urgent = deps.urgent ?? new UrgentWork();
   api.on('POST', ['/checkout', '/stripe', '/checkout/:paymentId/confirm'], async (c, next) => {
-    await next();
+    await urgent.run(next);
     metrics.checkoutOutcomes.inc({ outcome: checkoutOutcome(c.res.status) });
   });
   const limitBodies = (maxSize: number): MiddlewareHandler => {
@@ -230,7 +239,7 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   api.route('/', adminRoutes(identity));
   if (identity.mailer.kind === 'outbox') api.route('/', outboxRoutes(deps.sql));
   api.route('/', catalogRoutes(deps));
-  api.route('/', syncRoutes({ ...deps, sql: syncSql, lifecycle, metrics }));
+  api.route('/', syncRoutes({ ...deps, sql: syncSql, lifecycle, metrics, urgent }));
   api.route('/', snapshotRoutes({ ...deps, sql: syncSql, metrics }));
   // Airline catalogue management, cart, checkout, orders, sales, reviews (issue 4).
   api.route('/', flightsManagementRoutes(deps));

@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest';
 import { createSql, type Sql } from '../db/client.ts';
+import { buyerWithCart, startCheckout } from '../features/checkout/testing.ts';
+import { UrgentWork } from '../lib/urgent-work.ts';
 import { insertSignedInUser, insertUser } from '../test/actors.ts';
 import { createTestApp, createTestHarness } from '../test/harness.ts';
 import { pushChanges } from './push.ts';
@@ -149,6 +151,64 @@ test("sync requests use sync's own pool: with it taken, the cart and the catalog
     await locks.release();
     expect((await Promise.all(pushes)).map((r) => r.status)).toEqual([200, 200, 200]);
     expect((await pull).status).toBe(200);
+  } finally {
+    await pool.end({ timeout: 1 });
+    await syncPool.end({ timeout: 1 });
+    await holder.end({ timeout: 1 });
+  }
+});
+
+test('while a checkout runs, pushes run on half their slots; all of them again after', async () => {
+  // A sync pool of 6: 4 push slots, 2 while a checkout runs (lib/urgent-work.ts, decision 022).
+  const pool = createSql(url, { max: 3 });
+  const syncPool = createSql(url, { max: 6 });
+  const holder = createSql(url, { max: 1 });
+  const urgent = new UrgentWork();
+  const changes: boolean[] = [];
+  urgent.onChange((running) => changes.push(running));
+  const { app } = createTestApp(pool, { syncSql: syncPool, urgent });
+  try {
+    const airlineId = await insertAirline(sql, 'Slots Air');
+    const [flightId] = await insertFlights(sql, airlineId, 1);
+
+    // A real checkout through the app counts as urgent work while it runs, and only then.
+    const buyer = await buyerWithCart(sql, airlineId, { priceCents: 100_00, amount: 1 });
+    const paid = await app.request(
+      '/api/checkout',
+      startCheckout(buyer.headers, {
+        method: 'card',
+        paymentMethodId: 'pm_card_visa',
+        amount: buyer.total,
+      }),
+    );
+    expect(paid.status).toBe(200);
+    expect(changes).toEqual([true, false]);
+
+    // Pushes started while a checkout runs: two at once (their partitions are locked elsewhere,
+    // so each waits inside its transaction), the other four wait for a slot.
+    const customers = await Promise.all(Array.from({ length: 6 }, () => insertSignedInUser(sql)));
+    const locks = await holdPartitionLocks(
+      holder,
+      customers.map((customer) => customer.id),
+    );
+    let endCheckout!: () => void;
+    const checkout = urgent.run(() => new Promise<void>((resolve) => (endCheckout = resolve)));
+    const pushes = customers.map(({ id, headers }) =>
+      app.request(
+        '/api/sync/favourites/push',
+        pushInit(headers, { rows: [favouriteRow(id, flightId!)] }),
+      ),
+    );
+    await waitForLockWaiters(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitForLockWaiters(2);
+    // The checkout ends: two more start (all four slots), the last two still wait for a slot.
+    endCheckout();
+    await checkout;
+    await waitForLockWaiters(4);
+
+    await locks.release();
+    expect((await Promise.all(pushes)).map((r) => r.status)).toEqual(Array(6).fill(200));
   } finally {
     await pool.end({ timeout: 1 });
     await syncPool.end({ timeout: 1 });

@@ -71,6 +71,11 @@ export interface PushOptions {
    * lock (decision 021). Without it the row triggers notify at commit, as for every other writer.
    */
   announcer?: Announcer;
+  /**
+   * How many pushes of this instance run at once (routes.ts: `backgroundSlots`, fewer while a
+   * checkout runs). Default: `pushSlotCount(sql)` at once, for every caller of this handle.
+   */
+  slots?: LimitFunction;
 }
 
 /**
@@ -120,7 +125,7 @@ export async function pushChanges(
   checkRows(writable, partition, rows);
 
   const perRow = options.report === true;
-  return pushSlotsOf(sql)(() =>
+  return (options.slots ?? pushSlotsOf(sql))(() =>
     writable === 'reviewDrafts'
       ? pushReviewDrafts(sql, partition, rows as PushRow<'reviewDrafts'>[])
       : pushInOneStatement(sql, writable, partition, rows, perRow, options.announcer),
@@ -276,11 +281,14 @@ async function pushReviewDrafts(
  * checkout, pulls and pages.
  */
 const RESERVED_CONNECTIONS = 2;
+export function pushSlotCount(sql: Sql): number {
+  return Math.max(1, Number(sql.options.max) - RESERVED_CONNECTIONS);
+}
 const pushSlots = new WeakMap<Sql, LimitFunction>();
 function pushSlotsOf(sql: Sql): LimitFunction {
   let slots = pushSlots.get(sql);
   if (!slots) {
-    slots = pLimit(Math.max(1, Number(sql.options.max) - RESERVED_CONNECTIONS));
+    slots = pLimit(pushSlotCount(sql));
     pushSlots.set(sql, slots);
   }
   return slots;

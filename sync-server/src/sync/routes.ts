@@ -19,13 +19,14 @@ import { resolveIdentitySettings } from '../features/identity/settings.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
 import type { Metrics } from '../lib/metrics.ts';
+import { backgroundSlots, UrgentWork } from '../lib/urgent-work.ts';
 import { validate } from '../lib/validate.ts';
 import { createAccessWatch } from './access-watch.ts';
 import { createAnnouncer, sendWith } from './announcer.ts';
 import { createChangeFeed } from './change-feed.ts';
 import { resolvePartition } from './partitions.ts';
 import { pullChanges } from './pull.ts';
-import { pushChanges, pushPartition } from './push.ts';
+import { pushChanges, pushPartition, pushSlotCount } from './push.ts';
 import { streamChanges } from './stream-http.ts';
 import { StreamHub } from './stream.ts';
 import { resolveStreamLimits, StreamSlots, type StreamLimits } from './stream-limits.ts';
@@ -43,6 +44,8 @@ export type SyncRouteDeps = Pick<AppDeps, 'sql' | 'logger' | 'identity'> & {
   metrics: Metrics;
   /** Limits of the streams (sync/stream-limits.ts); main.ts passes them from the environment. */
   streams?: Partial<StreamLimits>;
+  /** The instance's checkouts in flight: pushes step back while one runs (lib/urgent-work.ts). */
+  urgent?: UrgentWork;
 };
 
 /**
@@ -153,6 +156,8 @@ export function syncRoutes(deps: SyncRouteDeps) {
     slots: new StreamSlots(limits),
     clientAddress: (c) => clientIp(c, identitySettings),
   });
+  // How many pushes run at once: fewer while a checkout runs (docs/decisions/022-checkout-before-sync.md).
+  const pushSlots = backgroundSlots(pushSlotCount(sql), deps.urgent ?? new UrgentWork());
   return new Hono<AuthEnv>()
     .use('/sync/*', requireSyncVersion)
     .get('/sync/:collection/pull', validate('query', PullQuerySchema), async (c) => {
@@ -177,6 +182,7 @@ export function syncRoutes(deps: SyncRouteDeps) {
       const outcome = await pushChanges(sql, c.get('user'), collection, body, {
         report,
         announcer: announcers.get(deps),
+        slots: pushSlots,
       });
       // Clients that did not ask for the report read the bare array of documents.
       return c.json(report ? outcome : outcome.documents);
