@@ -5,10 +5,16 @@ export type Sql = postgres.Sql;
 /** The single postgres.js handle of a server instance. */
 export function createSql(
   url: string,
-  options: { max?: number; applicationName?: string } = {},
+  options: {
+    max?: number;
+    applicationName?: string;
+    /** Called with every statement sent (tests that count a request's statements). */
+    debug?: postgres.Options<Record<string, never>>['debug'];
+  } = {},
 ): Sql {
   return postgres(url, {
     max: options.max ?? 10,
+    ...(options.debug ? { debug: options.debug } : {}),
     // Names this instance's connections in pg_stat_activity (the pool metric reads them there).
     ...(options.applicationName
       ? { connection: { application_name: options.applicationName } }

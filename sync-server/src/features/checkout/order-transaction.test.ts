@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import postgres from 'postgres';
 import { calculateTotals } from '@skyport/shared';
 import { describe, expect, test } from 'vitest';
 import { createSql } from '../../db/client.ts';
@@ -236,19 +235,8 @@ test('a card checkout sends its statements in five event-loop turns: the start t
     if (counting) setImmediate(countTurns);
   };
   const statements: { turn: number; text: string }[] = [];
-  const counted = postgres(url, {
+  const counted = createSql(url, {
     max: 4,
-    onnotice: () => undefined,
-    // As db/client.ts: int8 as numbers, undefined as null.
-    types: {
-      int8: {
-        to: 20,
-        from: [20],
-        serialize: (value: number) => String(value),
-        parse: (value: string) => Number(value),
-      },
-    },
-    transform: { undefined: null },
     debug: (_connection, query) => {
       statements.push({ turn, text: query.trim().split(/\s+/).slice(0, 3).join(' ') });
     },
