@@ -7,6 +7,7 @@ import {
   CATALOG_SORTS,
   CatalogQuerySchema,
   PRICE_BAND_LOW_MAX_CENTS,
+  PRICE_BANDS,
   PRICE_BAND_MID_MAX_CENTS,
   searchTerms,
   type CatalogQuery,
@@ -382,7 +383,7 @@ async function catalogMixes(sql: Sql, endpointUrl: string): Promise<CatalogMix[]
 function distinctListingRequests(): BenchRequest[] {
   const requests: BenchRequest[] = [];
   for (const sort of CATALOG_SORTS.filter((s) => s !== 'fastest'))
-    for (const band of ['all', 'low', 'mid', 'high'])
+    for (const band of PRICE_BANDS)
       for (let page = 1; page <= 100; page++)
         requests.push(get({ ...(band === 'all' ? {} : { band }), sort, page: String(page) }));
   // A fixed permutation (a linear congruential generator), the same in every run.

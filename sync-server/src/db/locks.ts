@@ -47,13 +47,21 @@ const DEADLOCK_ATTEMPTS = 3;
  * every such write queueing on one lock. Only for transactions that do nothing outside the
  * database.
  */
-export async function beginRetryingDeadlocks<T>(
+export function beginRetryingDeadlocks<T>(
   sql: Sql,
   run: (tx: postgres.TransactionSql) => Promise<T>,
 ): Promise<T> {
+  return retryingDeadlocks(async () => (await sql.begin(run)) as T);
+}
+
+/**
+ * `transaction` (one transaction: a `sql.begin`, or one statement, which is its own) run again
+ * when it is a deadlock's victim, as `beginRetryingDeadlocks` runs a `sql.begin`.
+ */
+export async function retryingDeadlocks<T>(transaction: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return (await sql.begin(run)) as T;
+      return await transaction();
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code !== DEADLOCK_DETECTED || attempt >= DEADLOCK_ATTEMPTS) throw error;

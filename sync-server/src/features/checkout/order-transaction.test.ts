@@ -33,24 +33,32 @@ const airline = await insertUser(sql, { role: 'airline', airlineStatus: 'approve
 const airlineId = airline.airlineId!;
 const quiet = createLogger('silent');
 
-/** A customer with `amount` tickets of a new flight in the cart, and the payment row claiming it. */
-async function startedCheckout({ amount = 2, tickets = 10, priceCents = 120_00 } = {}) {
-  const user = await insertUser(sql);
-  const flight = await insertFlight(sql, airlineId, { priceCents, tickets });
-  await putInCart(sql, user.id, flight, amount);
-  const quote = await quoteCart(sql, user.id);
-  const payment = (await insertPayment(sql, {
-    userId: user.id,
+/** The payment row of a card checkout of `quote` by `userId` (of its seat hold, with `holdId`). */
+async function claimPayment(
+  userId: string,
+  quote: Pick<Parameters<typeof insertPayment>[1], 'lines' | 'totals'>,
+  holdId?: string,
+) {
+  return (await insertPayment(sql, {
+    userId,
     provider: 'test',
     idempotencyKey: randomUUID(),
     method: 'card',
     paymentMethod: 'pm_card_visa',
     requestHash: 'h',
-    lines: quote.lines,
-    totals: quote.totals,
+    ...quote,
     receiptEmail: null,
     leaseMs: 60_000,
+    holdId,
   }))!;
+}
+
+/** A customer with `amount` tickets of a new flight in the cart, and the payment row claiming it. */
+async function startedCheckout({ amount = 2, tickets = 10, priceCents = 120_00 } = {}) {
+  const user = await insertUser(sql);
+  const flight = await insertFlight(sql, airlineId, { priceCents, tickets });
+  await putInCart(sql, user.id, flight, amount);
+  const payment = await claimPayment(user.id, await quoteCart(sql, user.id));
   return { user, flight, payment };
 }
 
@@ -174,23 +182,18 @@ describe('checkout_write_order', () => {
       await putInCart(sql, user.id, flight, 2);
       const { hold } = await holds.hold(user.id, randomUUID());
       if (released) await holds.cancel(user.id, hold.id);
-      const payment = (await insertPayment(sql, {
-        userId: user.id,
-        provider: 'test',
-        idempotencyKey: randomUUID(),
-        method: 'card',
-        paymentMethod: 'pm_card_visa',
-        requestHash: 'h',
-        lines: hold.lines.map((l) => ({ ...l, unitPriceCents: Number(l.unitPriceCents) })),
-        totals: {
-          subtotalCents: hold.subtotal_cents,
-          feeCents: hold.fee_cents,
-          totalCents: hold.total_cents,
+      const payment = await claimPayment(
+        user.id,
+        {
+          lines: hold.lines.map((l) => ({ ...l, unitPriceCents: Number(l.unitPriceCents) })),
+          totals: {
+            subtotalCents: hold.subtotal_cents,
+            feeCents: hold.fee_cents,
+            totalCents: hold.total_cents,
+          },
         },
-        receiptEmail: null,
-        leaseMs: 60_000,
-        holdId: hold.id,
-      }))!;
+        hold.id,
+      );
       return { flight, hold, payment };
     };
 

@@ -1,7 +1,12 @@
 import type postgres from 'postgres';
 import { calculateTotals, messages, type Totals } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
-import { beginRetryingDeadlocks, lockFlights, lockPartition } from '../../db/locks.ts';
+import {
+  beginRetryingDeadlocks,
+  lockFlights,
+  lockPartition,
+  retryingDeadlocks,
+} from '../../db/locks.ts';
 import { inPipelinedTransaction } from '../../db/pipelined-transaction.ts';
 import { selectOrdersWithLines, toOrderView, type OrderView } from '../orders/queries.ts';
 
@@ -200,10 +205,6 @@ const REFUSALS: Record<string, { reason: OrderRefusedError['reason']; message: s
   SKP04: { reason: 'hold_expired', message: messages.holdExpired },
 };
 
-/** PostgreSQL's `deadlock_detected`, retried as db/locks.ts `beginRetryingDeadlocks` does. */
-const DEADLOCK_DETECTED = '40P01';
-const DEADLOCK_ATTEMPTS = 3;
-
 /**
  * The order transaction (docs/architecture.md §6), right after the authorisation `authorizationId` (recorded
  * here, with the order, in the same commit): guarded stock decrement of every line at the quoted price
@@ -212,7 +213,7 @@ const DEADLOCK_ATTEMPTS = 3;
  * linked. All or nothing, in one statement and one round trip: the 019 migration's
  * `checkout_write_order`, which reads the quote from the payment's row and takes the partition lock
  * and the flights' rows in the order db/locks.ts describes. Its own transaction: a deadlock's victim
- * (nothing of it kept) runs again, as `beginRetryingDeadlocks` would run it.
+ * (nothing of it kept) runs again (db/locks.ts `retryingDeadlocks`).
  * @throws OrderRefusedError (rolled back) when stock is short, a price moved, the hold was released
  *         or the payment changed state meanwhile.
  */
@@ -221,17 +222,17 @@ export async function writeOrder(
   payment: Pick<PaymentRow, 'id'>,
   authorizationId: string,
 ): Promise<PaymentRow> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const [linked] = await sql<PaymentRow[]>`
-        SELECT * FROM checkout_write_order(${payment.id}, ${authorizationId})`;
-      return linked!;
-    } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      const refusal = typeof code === 'string' ? REFUSALS[code] : undefined;
-      if (refusal) throw new OrderRefusedError(refusal.reason, refusal.message);
-      if (code !== DEADLOCK_DETECTED || attempt >= DEADLOCK_ATTEMPTS) throw error;
-    }
+  try {
+    const [linked] = await retryingDeadlocks(
+      () =>
+        sql<PaymentRow[]>`SELECT * FROM checkout_write_order(${payment.id}, ${authorizationId})`,
+    );
+    return linked!;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const refusal = typeof code === 'string' ? REFUSALS[code] : undefined;
+    if (refusal) throw new OrderRefusedError(refusal.reason, refusal.message);
+    throw error;
   }
 }
 

@@ -12,18 +12,22 @@ export function generateToken(): string {
  */
 const hash = crypto.hash as typeof crypto.hash | undefined;
 
+function sha256(token: string, encoding: 'buffer'): Buffer;
+function sha256(token: string, encoding: 'base64'): string;
+function sha256(token: string, encoding: 'buffer' | 'base64'): Buffer | string {
+  if (hash) return hash('sha256', token, encoding);
+  const digest = createHash('sha256').update(token, 'utf8');
+  return encoding === 'buffer' ? digest.digest() : digest.digest(encoding);
+}
+
 /** What the database keeps instead of a token: its SHA-256 (a dump holds no usable token). */
 export function hashToken(token: string): Buffer {
-  return hash
-    ? hash('sha256', token, 'buffer')
-    : createHash('sha256').update(token, 'utf8').digest();
+  return sha256(token, 'buffer');
 }
 
 /** `hashToken(token)` in base64, made directly: a key for maps of sessions. */
 export function hashTokenBase64(token: string): string {
-  return hash
-    ? hash('sha256', token, 'base64')
-    : createHash('sha256').update(token, 'utf8').digest('base64');
+  return sha256(token, 'base64');
 }
 
 /** A token we issued: exactly 43 base64url characters. Anything else is refused before any query. */
