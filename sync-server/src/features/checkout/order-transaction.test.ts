@@ -238,8 +238,10 @@ test('a card checkout sends its statements in five event-loop turns: the start t
     if (counting) setImmediate(countTurns);
   };
   const statements: { turn: number; text: string }[] = [];
+  // One connection: the warm-up prepares every statement on it. With more, the measured checkout
+  // may reserve one that never ran the confirmation, whose statements then wait to be described.
   const counted = createSql(url, {
-    max: 4,
+    max: 1,
     debug: (_connection, query) => {
       statements.push({ turn, text: query.trim().split(/\s+/).slice(0, 3).join(' ') });
     },
@@ -264,7 +266,6 @@ test('a card checkout sends its statements in five event-loop turns: the start t
       });
     };
     // The first checkout on a connection also reads postgres.js's types and prepares statements.
-    await buy();
     await buy();
     statements.length = 0;
     countTurns();
