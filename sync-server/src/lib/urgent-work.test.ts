@@ -31,10 +31,10 @@ test('urgent work is running from the first start to the last end, and says so o
   expect(changes).toEqual([true, false, true, false]);
 });
 
-test('background slots: all of them at once, half while urgent work runs, all again after', async () => {
+test('background slots: all of them at once; nothing new starts while urgent work runs; in order after', async () => {
   const urgent = new UrgentWork();
-  const slots = backgroundSlots(4, urgent);
-  const held = Array.from({ length: 8 }, gate);
+  const slots = backgroundSlots(2, urgent);
+  const held = Array.from({ length: 5 }, gate);
   let next = 0;
   const started: number[] = [];
   const work = () => {
@@ -44,39 +44,43 @@ test('background slots: all of them at once, half while urgent work runs, all ag
       await held[index]!.opened;
     });
   };
-  const running = [work(), work(), work(), work()];
+  const running = [work(), work()];
   await settle();
-  expect(started).toEqual([0, 1, 2, 3]);
+  expect(started).toEqual([0, 1]);
 
   const checkout = gate();
   const urgentRun = urgent.run(() => checkout.opened);
-  running.push(work(), work(), work(), work());
-  // Four running, two allowed while urgent work runs: nothing new starts until two remain.
+  running.push(work(), work(), work());
+  // A slot frees while urgent work runs: the work already running went on, nothing new starts.
   held[0]!.open();
   held[1]!.open();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(started).toEqual([0, 1]);
+
+  // Urgent work ends: the waiting work starts in order, two at once.
+  checkout.open();
+  await urgentRun;
   await settle();
   expect(started).toEqual([0, 1, 2, 3]);
-  held[2]!.open();
-  await settle();
-  expect(started).toEqual([0, 1, 2, 3, 4]);
-  expect(slots.activeCount).toBe(2);
-
-  // Urgent work ends: all four slots again, the waiting work starts in order.
-  checkout.open();
-  await urgentRun;
-  await settle();
-  expect(started).toEqual([0, 1, 2, 3, 4, 5, 6]);
-  expect(slots.activeCount).toBe(4);
   for (const { open } of held) open();
   await Promise.all(running);
+  expect(started).toEqual([0, 1, 2, 3, 4]);
 });
 
-test('one slot stays open for background work, however narrow', async () => {
+test('background work waits for urgent work at most maxWaitMs: a stream of checkouts never stops it', async () => {
   const urgent = new UrgentWork();
-  const slots = backgroundSlots(1, urgent);
+  const slots = backgroundSlots(1, urgent, 100);
   const checkout = gate();
   const urgentRun = urgent.run(() => checkout.opened);
+  const started = performance.now();
   await expect(slots(async () => 'pushed')).resolves.toBe('pushed');
+  const waited = performance.now() - started;
+  expect(waited).toBeGreaterThanOrEqual(95);
+  expect(waited).toBeLessThan(1_000);
+  // With no urgent work, at once.
   checkout.open();
   await urgentRun;
+  const again = performance.now();
+  await slots(async () => undefined);
+  expect(performance.now() - again).toBeLessThan(50);
 });

@@ -1,9 +1,9 @@
-import pLimit, { type LimitFunction } from 'p-limit';
+import pLimit from 'p-limit';
 
 /**
  * The work of this instance that must not wait behind background work: a checkout (app.ts marks
  * it), never behind a storm of sync pushes (issue 15: "checkout must never wait behind
- * personal-data sync"). It is counted while it runs; `backgroundSlots` admit fewer pushes at once
+ * personal-data sync"). It is counted while it runs; `backgroundSlots` start no background work
  * meanwhile, so that the checkout's round trips find PostgreSQL's cores and the event loop less
  * crowded (docs/decisions/022-checkout-before-sync.md).
  */
@@ -26,6 +26,22 @@ export class UrgentWork {
     }
   }
 
+  /** Resolves once no urgent work runs, or after `maxMs` whatever runs then. */
+  quiet(maxMs: number): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stopListening();
+        resolve();
+      };
+      const timer = setTimeout(done, maxMs);
+      const stopListening = this.onChange((running) => {
+        if (!running) done();
+      });
+    });
+  }
+
   /** Calls `listener` when urgent work starts (true) or the last of it ends (false). */
   onChange(listener: (running: boolean) => void): () => void {
     this.#listeners.add(listener);
@@ -37,15 +53,29 @@ export class UrgentWork {
   }
 }
 
+/** Where background work waits for its turn: runs `work` when a slot is free. */
+export type Slots = <T>(work: () => Promise<T>) => Promise<T>;
+
 /**
- * A concurrency limit for background work: `full` at once, half of it (at least one) while urgent
- * work runs. Work already running goes on; only what starts meanwhile is held back, in order.
+ * How long background work that is due waits for urgent work to end before it starts anyway: a
+ * steady stream of checkouts slows device syncs down but never stops them.
  */
-export function backgroundSlots(full: number, urgent: UrgentWork): LimitFunction {
-  const narrowed = Math.max(1, Math.floor(full / 2));
-  const slots = pLimit(urgent.running ? narrowed : full);
-  urgent.onChange((running) => {
-    slots.concurrency = running ? narrowed : full;
-  });
-  return slots;
+export const URGENT_WAIT_MAX_MS = 500;
+
+/**
+ * A concurrency limit for background work that steps aside for urgent work: `full` at once, and
+ * none starts while urgent work runs (each waits for its end, at most `maxWaitMs`). Work already
+ * running goes on; what waits starts in order.
+ */
+export function backgroundSlots(
+  full: number,
+  urgent: UrgentWork,
+  maxWaitMs = URGENT_WAIT_MAX_MS,
+): Slots {
+  const limit = pLimit(full);
+  return (work) =>
+    limit(async () => {
+      await urgent.quiet(maxWaitMs);
+      return work();
+    });
 }

@@ -11,16 +11,18 @@ import {
   type WithDeletedFlag,
   type WritableSyncCollectionName,
 } from '@skyport/shared';
-import pLimit, { type LimitFunction } from 'p-limit';
+import pLimit from 'p-limit';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
 import { lockPartition } from '../db/locks.ts';
 import { inPipelinedTransaction } from '../db/pipelined-transaction.ts';
 import { FLIGHT_NOT_FOUND } from '../features/cart/queries.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
+import type { Slots } from '../lib/urgent-work.ts';
 import { sameJson } from '../lib/same-json.ts';
 import type { Announcer } from './announcer.ts';
 import { COLLECTION_TABLES, selectDocuments, type Queryable } from './documents.ts';
+import { PushBatches } from './push-batches.ts';
 import { resolvePartition, type Caller } from './partitions.ts';
 import { reviewFromDraft } from './review-drafts.ts';
 
@@ -72,10 +74,10 @@ export interface PushOptions {
    */
   announcer?: Announcer;
   /**
-   * How many pushes of this instance run at once (routes.ts: `backgroundSlots`, fewer while a
-   * checkout runs). Default: `pushSlotCount(sql)` at once, for every caller of this handle.
+   * How many pushes of this instance run at once (routes.ts: `backgroundSlots`, none starting
+   * while a checkout runs). Default: `pushSlotCount(sql)` at once, for every caller of this handle.
    */
-  slots?: LimitFunction;
+  slots?: Slots;
 }
 
 /**
@@ -125,23 +127,23 @@ export async function pushChanges(
   checkRows(writable, partition, rows);
 
   const perRow = options.report === true;
-  return (options.slots ?? pushSlotsOf(sql))(() =>
-    writable === 'reviewDrafts'
-      ? pushReviewDrafts(sql, partition, rows as PushRow<'reviewDrafts'>[])
-      : pushInOneStatement(sql, writable, partition, rows, perRow, options.announcer),
-  );
+  const slots = options.slots ?? pushSlotsOf(sql);
+  return writable === 'reviewDrafts'
+    ? slots(() => pushReviewDrafts(sql, partition, rows as PushRow<'reviewDrafts'>[]))
+    : pushInOneStatement(sql, writable, partition, rows, perRow, options.announcer, slots);
 }
 
 /** The collections whose push is one call of `sync_push` (017 migration). */
 type OneStatementCollection = Exclude<WritableCollection, 'reviewDrafts'>;
 
 /**
- * A push to favourites, cart or preferences: one round trip of four statements, `BEGIN`, the 017
- * migration's `sync_push` (the partition lock, the flight check, conflict detection against the
- * assumed master states and the writes, in push order), the documents of every pushed id read
- * back (documents.ts, the same query as a pull) and `COMMIT`. The read runs after the function in
- * the same transaction, under the partition lock: it sees our writes and nobody else's, and a row
- * not written (refused, conflict) is exactly the master state the decision was made against.
+ * A push to favourites, cart or preferences: the 017 migration's `sync_push` (the partition lock,
+ * the flight check, conflict detection against the assumed master states and the writes, in push
+ * order), then the documents of every pushed id read back (documents.ts, the same query as a
+ * pull), in one transaction with the other pushes waiting for a slot (push-batches.ts, group
+ * commit). The read runs after the function in the same transaction, under the partition lock: it
+ * sees the push's writes and nobody else's, and a row not written (refused, conflict) is exactly
+ * the master state the decision was made against.
  */
 async function pushInOneStatement(
   sql: Sql,
@@ -150,20 +152,19 @@ async function pushInOneStatement(
   rows: readonly PushRow<WritableCollection>[],
   perRow: boolean,
   announcer: Announcer | undefined,
+  slots: Slots,
 ): Promise<PushOutcome> {
-  const ids = rows.map((row) => row.newDocumentState.id);
-  const [, [decided], current] = await inPipelinedTransaction(sql, (tx, commit) =>
-    Promise.all([
-      announcer && tx`SET LOCAL skyport.announce = after_commit`.execute(),
-      // `execute` sends it now, before the read (which an async helper sends when called).
-      tx<{ outcome: { refused: string[]; conflicts: string[] } }[]>`
-        SELECT sync_push(${collection}, ${partition},
-          ${tx.json(rows.map((row) => functionRow(collection, row)) as never)}, ${perRow}) AS outcome`.execute(),
-      selectDocuments(tx, collection, partition, ids),
-      commit(),
-    ]),
+  const { decided, current } = await batchesOf(sql, announcer).run(
+    {
+      collection,
+      partition,
+      rows: rows.map((row) => functionRow(collection, row)),
+      ids: rows.map((row) => row.newDocumentState.id),
+      perRow,
+    },
+    slots,
   );
-  const { refused, conflicts } = decided!.outcome;
+  const { refused, conflicts } = decided;
   // The function wrote nothing in that case; the push is refused whole, as `PUT /api/cart` would.
   if (refused.length > 0 && !perRow)
     throw new AppError(ErrorCode.NotFound, FLIGHT_NOT_FOUND, { flightIds: refused });
@@ -191,6 +192,19 @@ async function pushInOneStatement(
     if (stored && !sameJson(stored, row.newDocumentState)) outcome.documents.push(stored);
   }
   return outcome;
+}
+
+/**
+ * One set of push batches per database handle and announcer: a batch's transaction either
+ * announces after its commit or lets its triggers notify, for all of its pushes.
+ */
+const batches = new WeakMap<Sql, Map<Announcer | undefined, PushBatches>>();
+function batchesOf(sql: Sql, announcer: Announcer | undefined): PushBatches {
+  let byAnnouncer = batches.get(sql);
+  if (!byAnnouncer) batches.set(sql, (byAnnouncer = new Map()));
+  let found = byAnnouncer.get(announcer);
+  if (!found) byAnnouncer.set(announcer, (found = new PushBatches(sql, announcer !== undefined)));
+  return found;
 }
 
 /** A row as `sync_push` takes it: the customer's own fields and the assumed state's `ownedKey`. */
@@ -274,18 +288,20 @@ async function pushReviewDrafts(
 }
 
 /**
- * How many push transactions of one instance run at once: all of its pool but two connections
- * (at least one). A push holds its connection for a few round trips; without a bound, a storm of
- * pushes (hundreds of devices syncing at once) takes every connection and a checkout queues
- * behind all of them. The rest wait here, in order, and the reserved connections stay free for
- * checkout, pulls and pages.
+ * How many push transactions of one instance run at once: two, and never more than all of its
+ * pool but two connections (at least one). The pushes that wait go together in the next batch
+ * (push-batches.ts), so more transactions at once would not write more: they would only put more
+ * PostgreSQL backends beside a checkout's on the cores (decision 023). Without a bound, a storm of
+ * pushes (hundreds of devices syncing at once) would take every connection; the reserved ones stay
+ * free for pulls, streams and sessions (checkout has a pool of its own).
  */
+const PUSH_TRANSACTIONS = 2;
 const RESERVED_CONNECTIONS = 2;
 export function pushSlotCount(sql: Sql): number {
-  return Math.max(1, Number(sql.options.max) - RESERVED_CONNECTIONS);
+  return Math.max(1, Math.min(PUSH_TRANSACTIONS, Number(sql.options.max) - RESERVED_CONNECTIONS));
 }
-const pushSlots = new WeakMap<Sql, LimitFunction>();
-function pushSlotsOf(sql: Sql): LimitFunction {
+const pushSlots = new WeakMap<Sql, Slots>();
+function pushSlotsOf(sql: Sql): Slots {
   let slots = pushSlots.get(sql);
   if (!slots) {
     slots = pLimit(pushSlotCount(sql));
