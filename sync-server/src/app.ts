@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { bodyLimit } from 'hono/body-limit';
 import { PUSH_MAX_BODY_BYTES } from '@skyport/shared';
@@ -134,6 +134,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export const SYNC_PUSH_MAX_BODY_BYTES = PUSH_MAX_BODY_BYTES;
 const SYNC_PUSH_PATH = /^\/api\/sync\/[^/]+\/push$/;
+/** A checkout attempt: what runs as urgent work (below), `POST` to one of these. */
+const CHECKOUT_ATTEMPT_PATH = /^\/api\/(?:checkout|stripe|checkout\/[^/]+\/confirm)$/;
 
 /**
  * Builds the HTTP API: one sub-app per feature under `/api`, one error path, one 404.
@@ -224,12 +226,16 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   const syncSql = deps.syncSql ?? deps.sql;
   const isSync = (path: string) => path.startsWith('/api/sync/');
   // Sync requests (every device, many times a minute) resolve their session through the
-  // instance's session cache, invalidated across instances (docs/decisions/018-push-throughput.md).
+  // instance's session cache, invalidated across instances (docs/decisions/018-push-throughput.md),
+  // and so do checkout attempts: one sequential round trip fewer while a storm of pushes keeps the
+  // cores busy (decision 023, "The checkout's session").
   const syncSessions = sessionCacheFor({ sql: syncSql, logger: deps.logger });
+  const cached = (c: Context) =>
+    isSync(c.req.path) || (c.req.method === 'POST' && CHECKOUT_ATTEMPT_PATH.test(c.req.path));
   api.use(
     sessionMiddleware(
       (c) => (isSync(c.req.path) ? syncSql : deps.sql),
-      (c) => (isSync(c.req.path) ? syncSessions : undefined),
+      (c) => (cached(c) ? syncSessions : undefined),
     ),
   );
   api.use(csrfProtection(identity.settings));

@@ -3,8 +3,11 @@
 // session ended through one instance (or in the database directly) is refused by the other within
 // the cache's documented bound, also while the other's LISTEN connection is lost; a lookup that
 // races a revocation is never kept.
+import { randomUUID } from 'node:crypto';
+import { calculateTotals } from '@skyport/shared';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSql } from '../db/client.ts';
+import { insertFlight, putInCart, startCheckout } from '../features/checkout/testing.ts';
 import {
   createSessionCache,
   SESSION_CACHE_DEFAULTS,
@@ -216,5 +219,43 @@ describe('the cache itself', () => {
     expect(await cache.find(customer.token)).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(await cache.find(customer.token)).toBeUndefined();
+  });
+});
+
+describe('checkout attempts', () => {
+  test('take their session from the cache, and an email verified a moment ago counts at once', async () => {
+    const airlineId = await insertAirline(sql, 'Cache Air');
+    const flightId = await insertFlight(sql, airlineId, { priceCents: 100_00, tickets: 10 });
+    const buyer = await insertSignedInUser(sql, { emailVerified: false });
+    await putInCart(sql, buyer.id, flightId, 1);
+    const amount = calculateTotals([{ unitPriceCents: 100_00, amount: 1 }]).totalCents;
+    const attempt = () =>
+      fetch(
+        `${b.origin}/api/checkout`,
+        startCheckout(
+          buyer.headers,
+          { method: 'card', paymentMethodId: 'pm_card_visa', amount },
+          randomUUID(),
+        ),
+      );
+    await warm(b, buyer);
+
+    // Refused for the unverified address, with the user the cache holds (a hit, no lookup).
+    const hits = cacheOf(b).stats().hits;
+    const refused = await attempt();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ details: { reason: 'email_not_verified' } });
+    expect(cacheOf(b).stats().hits).toBe(hits + 1);
+
+    // Verified in the database (as the verification link does): the change notifies, so the next
+    // checkout sees it within the cache's bound, not its entry TTL (022 migration).
+    await sql`UPDATE users SET email_verified = true WHERE id = ${buyer.id}`;
+    const since = performance.now();
+    let status = 403;
+    while (status === 403) {
+      expect(performance.now() - since).toBeLessThanOrEqual(bound);
+      status = (await attempt()).status;
+    }
+    expect(status).toBe(200);
   });
 });

@@ -32,9 +32,10 @@ export interface SessionCacheOptions {
    */
   maxStalenessMs?: number;
   /**
-   * An entry is read again from the database after this long even when nothing notified it
-   * (what changes without a notification, such as the email address's verification, and the
-   * clock difference at a session's expiry, are never older than this).
+   * An entry is read again from the database after this long even when nothing notified it (a
+   * change no trigger covers, and the clock difference at a session's expiry, are never older
+   * than this). Every field of the user kept here notifies when it changes (007, 015 and 022
+   * migrations).
    */
   entryTtlMs?: number;
   /** Entries kept at most (the oldest go first). */
