@@ -134,8 +134,13 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export const SYNC_PUSH_MAX_BODY_BYTES = PUSH_MAX_BODY_BYTES;
 const SYNC_PUSH_PATH = /^\/api\/sync\/[^/]+\/push$/;
-/** A checkout attempt: what runs as urgent work (below), `POST` to one of these. */
+/**
+ * A checkout attempt (`POST /api/checkout`, `/api/stripe`, `/api/checkout/:paymentId/confirm`):
+ * urgent work while it runs, counted, and its session read from the session cache (below).
+ */
 const CHECKOUT_ATTEMPT_PATH = /^\/api\/(?:checkout|stripe|checkout\/[^/]+\/confirm)$/;
+const isCheckoutAttempt = (c: Context) =>
+  c.req.method === 'POST' && CHECKOUT_ATTEMPT_PATH.test(c.req.path);
 
 /**
  * Builds the HTTP API: one sub-app per feature under `/api`, one error path, one 404.
@@ -184,7 +189,8 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   // docs/decisions/022-checkout-before-sync.md), and what it came to is counted (the answer's
   // status says it; see checkoutOutcome).
   const urgent = deps.urgent ?? new UrgentWork();
-  api.on('POST', ['/checkout', '/stripe', '/checkout/:paymentId/confirm'], async (c, next) => {
+  api.use(async (c, next) => {
+    if (!isCheckoutAttempt(c)) return next();
     await urgent.run(next);
     metrics.checkoutOutcomes.inc({ outcome: checkoutOutcome(c.res.status) });
   });
@@ -230,12 +236,10 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   // and so do checkout attempts: one sequential round trip fewer while a storm of pushes keeps the
   // cores busy (decision 023, "The checkout's session").
   const syncSessions = sessionCacheFor({ sql: syncSql, logger: deps.logger });
-  const cached = (c: Context) =>
-    isSync(c.req.path) || (c.req.method === 'POST' && CHECKOUT_ATTEMPT_PATH.test(c.req.path));
   api.use(
     sessionMiddleware(
       (c) => (isSync(c.req.path) ? syncSql : deps.sql),
-      (c) => (cached(c) ? syncSessions : undefined),
+      (c) => (isSync(c.req.path) || isCheckoutAttempt(c) ? syncSessions : undefined),
     ),
   );
   api.use(csrfProtection(identity.settings));
