@@ -26,6 +26,7 @@ import {
   takeLease,
   updatePayment,
   writeOrder,
+  type OrderSummary,
   type PaymentRow,
 } from './queries.ts';
 import { findHold } from './hold-queries.ts';
@@ -98,7 +99,8 @@ export interface CheckoutInput {
 }
 
 export type CheckoutOutcome =
-  | { status: 'completed'; payment: PaymentRow; orderId: string }
+  /** `order`: the confirmed order when this request confirmed it (else read it by `orderId`). */
+  | { status: 'completed'; payment: PaymentRow; orderId: string; order?: OrderSummary }
   | { status: 'approval_required'; payment: PaymentRow; approvalUrl: string }
   /** A card's 3-D Secure step: the PWA completes it with `clientSecret`, then confirms. */
   | { status: 'action_required'; payment: PaymentRow; clientSecret: string };
@@ -367,7 +369,9 @@ export function createCheckout(deps: CheckoutDeps) {
         );
         continue;
       }
-      payment = await markCaptured(sql, payment, deps.tickets?.issueForOrder);
+      const confirmed = await markCaptured(sql, payment, deps.tickets?.issueForOrder);
+      payment = confirmed.payment;
+      if (mode === 'forward' && confirmed.order) confirmedOrders.set(payment.id, confirmed.order);
       if (deps.onCaptured) {
         const captured = payment;
         deps
@@ -408,6 +412,9 @@ export function createCheckout(deps: CheckoutDeps) {
   // A card's 3-D Secure client secret, from the provider to this request's answer. Never stored:
   // a later request asks the provider again.
   const clientSecrets = new Map<string, string>();
+  // The order a capture confirmed, read in the confirmation's round trip, for this request's
+  // answer (a replay reads it again: routes.ts `answer`).
+  const confirmedOrders = new Map<string, OrderSummary>();
   function walletUrlsOf(payment: PaymentRow): WalletUrls {
     return walletUrlsFor(walletOrigins.get(payment.id) ?? deps.publicOrigin ?? '', payment.id);
   }
@@ -430,8 +437,10 @@ export function createCheckout(deps: CheckoutDeps) {
   function outcomeOf(payment: PaymentRow): CheckoutOutcome {
     const clientSecret = clientSecrets.get(payment.id);
     clientSecrets.delete(payment.id);
+    const order = confirmedOrders.get(payment.id);
+    confirmedOrders.delete(payment.id);
     if (payment.status === 'captured' && payment.order_id) {
-      return { status: 'completed', payment, orderId: payment.order_id };
+      return { status: 'completed', payment, orderId: payment.order_id, order };
     }
     if (payment.status === 'approval_pending' && payment.method === 'card' && clientSecret) {
       return { status: 'action_required', payment, clientSecret };

@@ -222,14 +222,15 @@ describe('markCaptured', () => {
     const captured = await markCaptured(sql, linked, async (tx) => ({
       send: () => tx`INSERT INTO tickets (id) VALUES (${randomUUID()})`.execute(),
     }));
-    expect(captured.status).toBe('captured');
+    expect(captured.payment.status).toBe('captured');
+    expect(captured.order).toMatchObject({ id: linked.order_id, status: 'confirmed' });
     const [order] = await sql`SELECT status FROM orders WHERE id = ${linked.order_id}`;
     expect(order).toEqual({ status: 'confirmed' });
     expect(await findPayment(sql, payment.id)).toMatchObject({ status: 'captured' });
   });
 });
 
-test('a card checkout sends its statements in five event-loop turns: the start two, the order one, the confirmation two', async () => {
+test('a card checkout sends its statements in five event-loop turns: the start two, the order one, the confirmation two (the answer read with its COMMIT)', async () => {
   // Event-loop turns: a statement sent after an answer came back is sent in a later turn.
   let turn = 0;
   let counting = true;
@@ -289,8 +290,13 @@ test('a card checkout sends its statements in five event-loop turns: the start t
         'SELECT l.id AS',
         'WITH captured AS',
       ],
-      ['COMMIT', 'INSERT INTO tickets'],
+      ['COMMIT', 'INSERT INTO tickets', 'SELECT o.id, o.user_id,'],
     ]);
+    // The answer's order was read in that last turn, after the tickets: it carries them.
+    expect(outcome.status === 'completed' && outcome.order).toMatchObject({
+      status: 'confirmed',
+      stocks: [{ ticket: expect.any(String) }],
+    });
     const [issued] = await sql`
       SELECT count(*)::int AS n FROM tickets WHERE order_id = ${outcome.status === 'completed' ? outcome.orderId : null}`;
     expect(issued).toEqual({ n: 1 });

@@ -249,16 +249,18 @@ export type ConfirmationWrites = (
 
 /**
  * After a successful capture: the payment is captured and its order confirmed, together, with
- * whatever `onConfirmed` adds in the same transaction. Two round trips (db/pipelined-transaction.ts):
- * `BEGIN`, the confirmation and `onConfirmed`'s reads; then its writes with `COMMIT`. When those
- * writes fail, the `COMMIT` behind them rolls the confirmation back too, so the order is confirmed
- * again alone (the tickets come later: tickets.ts `issueMissing`): a ticket never stops an order.
+ * whatever `onConfirmed` adds in the same transaction, and the confirmed order read back for the
+ * buyer's answer. Two round trips (db/pipelined-transaction.ts): `BEGIN`, the confirmation and
+ * `onConfirmed`'s reads; then its writes, the order's summary (which sees them) and `COMMIT`.
+ * When those writes fail, the `COMMIT` behind them rolls the confirmation back too, so the order
+ * is confirmed again alone (the tickets come later: tickets.ts `issueMissing`): a ticket never
+ * stops an order.
  */
 export async function markCaptured(
   sql: Sql,
   payment: Pick<PaymentRow, 'id' | 'order_id'>,
   onConfirmed?: ConfirmationWrites,
-): Promise<PaymentRow> {
+): Promise<{ payment: PaymentRow; order: OrderSummary | undefined }> {
   let writesFailed = false;
   try {
     return await inPipelinedTransaction(sql, async (tx, commit) => {
@@ -281,8 +283,10 @@ export async function markCaptured(
         writesFailed = true;
         throw error;
       });
-      await Promise.all([sent, commit()]);
-      return row;
+      // Sent behind the writes and before COMMIT: the same round trip, the tickets included.
+      const order = getOrderSummary(tx, row.order_id!);
+      const [, summary] = await Promise.all([sent, order, commit()]);
+      return { payment: row, order: summary };
     });
   } catch (error) {
     if (!writesFailed) throw error;

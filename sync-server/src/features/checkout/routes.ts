@@ -153,7 +153,7 @@ async function answer(c: Context, sql: Sql, outcome: CheckoutOutcome) {
       202,
     );
   }
-  const order = await getOrderSummary(sql, outcome.orderId);
+  const order = outcome.order ?? (await getOrderSummary(sql, outcome.orderId));
   return c.json({
     status: 'succeeded',
     paymentId: outcome.payment.id,
