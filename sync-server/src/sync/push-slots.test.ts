@@ -192,7 +192,7 @@ test('while a checkout runs, no push starts; they all go when it ends', async ()
     expect(changes).toEqual([true, false]);
 
     // Pushes that arrive while a checkout runs wait for its end (lib/urgent-work.ts, decision 022):
-    // validated, but nothing written and no transaction begun.
+    // not even read (a malformed one is refused only then), nothing written, no transaction begun.
     const customers = await Promise.all(Array.from({ length: 4 }, () => insertSignedInUser(sql)));
     let endCheckout!: () => void;
     const checkout = urgent.run(() => new Promise<void>((resolve) => (endCheckout = resolve)));
@@ -202,19 +202,24 @@ test('while a checkout runs, no push starts; they all go when it ends', async ()
         pushInit(headers, { rows: [favouriteRow(id, flightId!)] }),
       ),
     );
+    const malformed = app.request('/api/sync/favourites/push', {
+      ...pushInit(customers[0]!.headers, {}),
+      body: '{"rows": [',
+    });
     const favourites = async () =>
       (
         await sql<{ n: number }[]>`
           SELECT count(*)::int AS n FROM favourites WHERE flight_id = ${flightId!}`
       )[0]!.n;
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await answersWithin(Promise.race(pushes), 0)).toBe(false);
+    expect(await answersWithin(Promise.race([...pushes, malformed]), 0)).toBe(false);
     expect(await favourites()).toBe(0);
 
     // The checkout ends: the waiting pushes go, together.
     endCheckout();
     await checkout;
     expect((await Promise.all(pushes)).map((r) => r.status)).toEqual(Array(4).fill(200));
+    expect((await malformed).status).toBe(400);
     expect(await favourites()).toBe(4);
   } finally {
     await pool.end({ timeout: 1 });

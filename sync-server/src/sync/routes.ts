@@ -19,7 +19,7 @@ import { resolveIdentitySettings } from '../features/identity/settings.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
 import type { Metrics } from '../lib/metrics.ts';
-import { backgroundSlots, UrgentWork } from '../lib/urgent-work.ts';
+import { backgroundSlots, URGENT_WAIT_MAX_MS, UrgentWork } from '../lib/urgent-work.ts';
 import { validate } from '../lib/validate.ts';
 import { createAccessWatch } from './access-watch.ts';
 import { createAnnouncer, sendWith } from './announcer.ts';
@@ -157,7 +157,8 @@ export function syncRoutes(deps: SyncRouteDeps) {
     clientAddress: (c) => clientIp(c, identitySettings),
   });
   // How many pushes run at once: fewer while a checkout runs (docs/decisions/022-checkout-before-sync.md).
-  const pushSlots = backgroundSlots(pushSlotCount(sql), deps.urgent ?? new UrgentWork());
+  const urgent = deps.urgent ?? new UrgentWork();
+  const pushSlots = backgroundSlots(pushSlotCount(sql), urgent);
   return new Hono<AuthEnv>()
     .use('/sync/*', requireSyncVersion)
     .get('/sync/:collection/pull', validate('query', PullQuerySchema), async (c) => {
@@ -172,6 +173,9 @@ export function syncRoutes(deps: SyncRouteDeps) {
       metrics.syncRequests.inc({ collection, operation: 'push' });
       // Security: who may push is decided before the body (up to 2 MiB) is read.
       pushPartition(c.get('user'), collection);
+      // A push that comes while a checkout runs is read after it (or URGENT_WAIT_MAX_MS later):
+      // parsing and checking it would take the event loop from the checkout's round trips.
+      await urgent.quiet(URGENT_WAIT_MAX_MS);
       let body: unknown;
       try {
         body = await c.req.json();
