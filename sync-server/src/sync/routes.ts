@@ -156,7 +156,7 @@ export function syncRoutes(deps: SyncRouteDeps) {
     slots: new StreamSlots(limits),
     clientAddress: (c) => clientIp(c, identitySettings),
   });
-  // How many pushes run at once: fewer while a checkout runs (docs/decisions/022-checkout-before-sync.md).
+  // How many pushes run at once, none starting while a checkout runs (decisions 022 and 023).
   const urgent = deps.urgent ?? new UrgentWork();
   const pushSlots = backgroundSlots(pushSlotCount(sql), urgent);
   return new Hono<AuthEnv>()
