@@ -63,8 +63,11 @@ export interface CheckoutDeps {
   payments: Payments;
   /** Signs the tickets of an order as it is confirmed, in the same transaction (issue 17). */
   tickets?: Pick<TicketService, 'issueForOrder'>;
-  /** Called once per captured checkout (the purchase receipt); failures are only logged. */
-  onCaptured?: (payment: PaymentRow) => Promise<void>;
+  /**
+   * Called once per captured checkout (the purchase receipt) with the confirmed order as the
+   * confirmation read it; failures are only logged.
+   */
+  onCaptured?: (payment: PaymentRow, order: OrderSummary | undefined) => Promise<void>;
   /** How long a request holds a checkout it works on. */
   leaseMs?: number;
   /** How long a duplicate request waits for the one holding the checkout. */
@@ -375,7 +378,7 @@ export function createCheckout(deps: CheckoutDeps) {
       if (deps.onCaptured) {
         const captured = payment;
         deps
-          .onCaptured(captured)
+          .onCaptured(captured, confirmed.order)
           .catch((error: unknown) =>
             logger.error({ err: error, paymentId: captured.id }, 'receipt failed'),
           );

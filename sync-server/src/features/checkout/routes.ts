@@ -21,7 +21,7 @@ import {
   type Checkout,
   type CheckoutOutcome,
 } from './checkout.ts';
-import { getOrderSummary, quoteCart, type PaymentRow } from './queries.ts';
+import { getOrderSummary, quoteCart, type OrderSummary, type PaymentRow } from './queries.ts';
 import {
   createHolds,
   defaultHoldSettings,
@@ -179,10 +179,10 @@ function paymentView(payment: PaymentRow) {
 }
 
 function receiptSender(deps: CheckoutRouteDeps) {
-  return async (payment: PaymentRow) => {
+  return async (payment: PaymentRow, confirmed: OrderSummary | undefined) => {
     deps.background.run('purchase receipt', async () => {
       if (!payment.order_id) return;
-      const order = await getOrderSummary(deps.sql, payment.order_id);
+      const order = confirmed ?? (await getOrderSummary(deps.sql, payment.order_id));
       const [user] = await deps.sql<{ email: string; name: string | null }[]>`
         SELECT email, name FROM users WHERE id = ${payment.user_id}`;
       if (!order || !user) return;
