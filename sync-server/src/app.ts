@@ -14,6 +14,7 @@ import type { Logger } from './lib/logger.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { checkoutOutcome, createMetrics, type Metrics } from './lib/metrics.ts';
 import { runWithRequestId } from './lib/request-context.ts';
+import { shareUrgentWork } from './lib/urgent-signal.ts';
 import { UrgentWork } from './lib/urgent-work.ts';
 import type { Config } from './config.ts';
 import { adminRoutes } from './features/admin/routes.ts';
@@ -187,7 +188,8 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   );
   // A checkout attempt is urgent work while it runs (sync pushes step back meanwhile,
   // docs/decisions/022-checkout-before-sync.md), and what it came to is counted (the answer's
-  // status says it; see checkoutOutcome).
+  // status says it; see checkoutOutcome). The other instances on the database hear of it and
+  // step back too (below).
   const urgent = deps.urgent ?? new UrgentWork();
   api.use(async (c, next) => {
     if (!isCheckoutAttempt(c)) return next();
@@ -228,8 +230,13 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
       : (SYNC_PUSH_PATH.test(c.req.path) ? syncPushBodyLimit : defaultBodyLimit)(c, next),
   );
 
-  // Who is calling (c.var.user), then CSRF: before any route, so every route is covered.
   const syncSql = deps.syncSql ?? deps.sql;
+  // This instance's checkouts are told to the others on the database and theirs heard, on the
+  // LISTEN connection of sync's handle (lib/urgent-signal.ts, decision 024).
+  const urgentSignal = shareUrgentWork(urgent, syncSql, deps.logger);
+  lifecycle.onShutdown('urgent work notices', () => urgentSignal.close());
+
+  // Who is calling (c.var.user), then CSRF: before any route, so every route is covered.
   const isSync = (path: string) => path.startsWith('/api/sync/');
   // Sync requests (every device, many times a minute) resolve their session through the
   // instance's session cache, invalidated across instances (docs/decisions/018-push-throughput.md),

@@ -84,3 +84,62 @@ test('background work waits for urgent work at most maxWaitMs: a stream of check
   await slots(async () => undefined);
   expect(performance.now() - again).toBeLessThan(50);
 });
+
+test("another instance's urgent work counts until its end, or until it is forgotten", async () => {
+  const urgent = new UrgentWork();
+  const [changes, changesHere] = [[] as boolean[], [] as boolean[]];
+  urgent.onChange((running) => changes.push(running));
+  urgent.onChangeHere((running) => changesHere.push(running));
+
+  urgent.elsewhere('b', true);
+  expect([urgent.running, urgent.runningHere]).toEqual([true, false]);
+  const waiting = urgent.quiet(5_000);
+  urgent.elsewhere('b', false);
+  await waiting;
+  expect(changes).toEqual([true, false]);
+  // What this instance tells the others is its own work only.
+  expect(changesHere).toEqual([]);
+
+  // Work here and elsewhere overlap: running until both end.
+  const checkout = gate();
+  const here = urgent.run(() => checkout.opened);
+  urgent.elsewhere('b', true);
+  checkout.open();
+  await here;
+  expect([urgent.running, urgent.runningHere]).toEqual([true, false]);
+  urgent.elsewhere('b', false);
+  expect(urgent.running).toBe(false);
+  expect(changesHere).toEqual([true, false]);
+
+  // A start whose end never comes is forgotten after `forMs`.
+  urgent.elsewhere('c', true, 50);
+  expect(urgent.running).toBe(true);
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  expect(urgent.running).toBe(false);
+});
+
+test('waiters go a few per event-loop turn once urgent work ends, and stop when it starts again', async () => {
+  const urgent = new UrgentWork();
+  const first = gate();
+  const firstRun = urgent.run(() => first.opened);
+  const released: number[] = [];
+  const waiters = Array.from({ length: 100 }, (_, i) =>
+    urgent.quiet(10_000).then(() => released.push(i)),
+  );
+  first.open();
+  await firstRun;
+  // The first turn lets the first 32 go, in order; the rest wait for later turns.
+  await settle();
+  expect(released).toEqual(Array.from({ length: 32 }, (_, i) => i));
+
+  // Urgent work starts again before they are all gone: no more go until it ends.
+  const second = gate();
+  const secondRun = urgent.run(() => second.opened);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(released.length).toBe(32);
+
+  second.open();
+  await secondRun;
+  await Promise.all(waiters);
+  expect(released).toEqual(Array.from({ length: 100 }, (_, i) => i));
+});

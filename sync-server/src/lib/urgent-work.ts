@@ -1,55 +1,120 @@
 import pLimit from 'p-limit';
 
 /**
- * The work of this instance that must not wait behind background work: a checkout (app.ts marks
- * it), never behind a storm of sync pushes (issue 15: "checkout must never wait behind
- * personal-data sync"). It is counted while it runs; `backgroundSlots` start no background work
- * meanwhile, so that the checkout's round trips find PostgreSQL's cores and the event loop less
- * crowded (docs/decisions/022-checkout-before-sync.md).
+ * The work that must not wait behind background work: a checkout (app.ts marks it), never behind
+ * a storm of sync pushes (issue 15: "checkout must never wait behind personal-data sync"). It is
+ * counted while it runs; `backgroundSlots` start no background work meanwhile, so that the
+ * checkout's round trips find PostgreSQL's cores and the event loop less crowded
+ * (docs/decisions/022-checkout-before-sync.md).
+ *
+ * Checkouts on other instances count too, since their round trips share PostgreSQL's cores with
+ * this instance's pushes: `elsewhere` records what urgent-signal.ts hears of them, each for at
+ * most `URGENT_WAIT_MAX_MS` unless its end is heard first
+ * (docs/decisions/024-urgent-work-cluster-wide.md).
  */
 export class UrgentWork {
-  #running = 0;
+  #here = 0;
+  /** Other instances running urgent work, each with the timer that forgets it. */
+  readonly #elsewhere = new Map<string, NodeJS.Timeout>();
   readonly #listeners = new Set<(running: boolean) => void>();
+  readonly #hereListeners = new Set<(running: boolean) => void>();
+  /** Who waits in `quiet`, in order of arrival. */
+  readonly #waiters = new Set<() => void>();
+  #releasing = false;
 
-  /** Whether urgent work is running now. */
+  /** Whether urgent work is running now, here or on another instance. */
   get running(): boolean {
-    return this.#running > 0;
+    return this.#here > 0 || this.#elsewhere.size > 0;
+  }
+
+  /** Whether urgent work of this instance is running now. */
+  get runningHere(): boolean {
+    return this.#here > 0;
   }
 
   /** Runs `work` counted as urgent until it settles. */
   async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#running++ === 0) this.#notify(true);
+    this.#change(() => this.#here++);
     try {
       return await work();
     } finally {
-      if (--this.#running === 0) this.#notify(false);
+      this.#change(() => this.#here--);
     }
   }
 
-  /** Resolves once no urgent work runs, or after `maxMs` whatever runs then. */
-  quiet(maxMs: number): Promise<void> {
-    if (!this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        stopListening();
-        resolve();
-      };
-      const timer = setTimeout(done, maxMs);
-      const stopListening = this.onChange((running) => {
-        if (!running) done();
-      });
+  /**
+   * Another instance (`source`) says its urgent work started (`running`) or ended. A start is
+   * believed for `forMs` at most: an end that never comes (the instance died, the notice was lost)
+   * holds nothing up for longer than a waiter would wait anyway.
+   */
+  elsewhere(source: string, running: boolean, forMs = URGENT_WAIT_MAX_MS): void {
+    this.#change(() => {
+      clearTimeout(this.#elsewhere.get(source));
+      this.#elsewhere.delete(source);
+      if (running)
+        this.#elsewhere.set(source, setTimeout(() => this.elsewhere(source, false), forMs).unref());
     });
   }
 
-  /** Calls `listener` when urgent work starts (true) or the last of it ends (false). */
+  /**
+   * Resolves once no urgent work runs, or after `maxMs` whatever runs then. Those waiting when it
+   * ends go in the order they came, `RELEASED_PER_TURN` per event-loop turn, and no more once
+   * urgent work starts again: a checkout that arrives while a storm of waiting pushes goes is read
+   * after a few of them, not after all (docs/decisions/024-urgent-work-cluster-wide.md).
+   */
+  quiet(maxMs: number): Promise<void> {
+    if (!this.running && this.#waiters.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const release = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(release);
+        resolve();
+      };
+      const timer = setTimeout(release, maxMs);
+      this.#waiters.add(release);
+      this.#releaseSoon();
+    });
+  }
+
+  /** Releases the next waiters of `quiet` in the next turn, and so on, while none runs. */
+  #releaseSoon() {
+    if (this.#releasing || this.running || this.#waiters.size === 0) return;
+    this.#releasing = true;
+    setImmediate(() => {
+      this.#releasing = false;
+      if (this.running) return;
+      let left = RELEASED_PER_TURN;
+      for (const release of this.#waiters) {
+        if (left-- === 0) break;
+        release();
+      }
+      this.#releaseSoon();
+    });
+  }
+
+  /**
+   * Calls `listener` when urgent work starts (true) or the last of it ends (false), here or
+   * elsewhere.
+   */
   onChange(listener: (running: boolean) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  #notify(running: boolean) {
-    for (const listener of this.#listeners) listener(running);
+  /** The same for this instance's urgent work alone (what urgent-signal.ts tells the others). */
+  onChangeHere(listener: (running: boolean) => void): () => void {
+    this.#hereListeners.add(listener);
+    return () => this.#hereListeners.delete(listener);
+  }
+
+  /** Applies `update` and tells the listeners whose answer it changed. */
+  #change(update: () => void) {
+    const [before, beforeHere] = [this.running, this.runningHere];
+    update();
+    if (this.runningHere !== beforeHere)
+      for (const listener of this.#hereListeners) listener(this.runningHere);
+    if (this.running !== before) for (const listener of this.#listeners) listener(this.running);
+    this.#releaseSoon();
   }
 }
 
@@ -61,6 +126,13 @@ export type Slots = <T>(work: () => Promise<T>) => Promise<T>;
  * steady stream of checkouts slows device syncs down but never stops them.
  */
 export const URGENT_WAIT_MAX_MS = 500;
+
+/**
+ * How many waiters of `UrgentWork.quiet` go per event-loop turn once urgent work ends: a push's
+ * reading, parsing and checking take a fraction of a millisecond, so a checkout arriving meanwhile
+ * waits a few milliseconds at most, and a few hundred waiting pushes still go within milliseconds.
+ */
+const RELEASED_PER_TURN = 32;
 
 /**
  * A concurrency limit for background work that steps aside for urgent work: `full` at once, and
