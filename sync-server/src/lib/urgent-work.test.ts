@@ -143,3 +143,22 @@ test('waiters go a few per event-loop turn once urgent work ends, and stop when 
   await Promise.all(waiters);
   expect(released).toEqual(Array.from({ length: 100 }, (_, i) => i));
 });
+
+test('while waiters are still being released, a newcomer goes at once', async () => {
+  const urgent = new UrgentWork();
+  const checkout = gate();
+  const running = urgent.run(() => checkout.opened);
+  const released: number[] = [];
+  const waiters = Array.from({ length: 100 }, (_, i) =>
+    urgent.quiet(10_000).then(() => released.push(i)),
+  );
+  checkout.open();
+  await running;
+  // A batch asking for its slot now (none runs) does not queue behind the 100.
+  let newcomer = false;
+  void urgent.quiet(10_000).then(() => (newcomer = true));
+  await Promise.resolve();
+  expect(newcomer).toBe(true);
+  expect(released).toEqual([]);
+  await Promise.all(waiters);
+});

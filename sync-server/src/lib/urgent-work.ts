@@ -60,10 +60,12 @@ export class UrgentWork {
    * Resolves once no urgent work runs, or after `maxMs` whatever runs then. Those waiting when it
    * ends go in the order they came, `RELEASED_PER_TURN` per event-loop turn, and no more once
    * urgent work starts again: a checkout that arrives while a storm of waiting pushes goes is read
-   * after a few of them, not after all (docs/decisions/024-urgent-work-cluster-wide.md).
+   * after a few of them, not after all (docs/decisions/024-urgent-work-cluster-wide.md). A caller
+   * that comes while none runs goes at once, even while earlier waiters are still being released:
+   * a push batch asking for its slot then must not queue behind the pushes still to be read.
    */
   quiet(maxMs: number): Promise<void> {
-    if (!this.running && this.#waiters.size === 0) return Promise.resolve();
+    if (!this.running) return Promise.resolve();
     return new Promise((resolve) => {
       const release = () => {
         clearTimeout(timer);
