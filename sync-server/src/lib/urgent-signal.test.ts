@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { createSql } from '../db/client.ts';
 import { insertSignedInUser } from '../test/actors.ts';
+import { answersWithin, gate } from '../test/gates.ts';
 import { createTestApp, createTestHarness } from '../test/harness.ts';
 import { insertAirline, insertFlights, pushedFavourite, pushInit } from '../sync/test-fixtures.ts';
 import { createLogger } from './logger.ts';
@@ -16,17 +17,11 @@ import { UrgentWork } from './urgent-work.ts';
 const { sql, url } = await createTestHarness();
 const logger = createLogger('silent');
 
-/** A promise and its resolve, to hold work open until the test lets it finish. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
-
-/** Whether `answer` settles within `ms`. */
-async function answersWithin(answer: unknown, ms: number): Promise<boolean> {
-  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
-  return Promise.race([Promise.resolve(answer).then(() => true), timeout]);
+/** How many sessions listen on the urgent channel. */
+async function listeners(): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_stat_activity WHERE query ILIKE ${`%listen%${URGENT_CHANNEL}%`}`;
+  return row!.n;
 }
 
 test("one instance's urgent work is running on the other from its start to its end", async () => {
@@ -62,13 +57,6 @@ test("one instance's urgent work is running on the other from its start to its e
     await Promise.all([poolA.end({ timeout: 1 }), poolB.end({ timeout: 1 })]);
   }
 });
-
-/** How many sessions listen on the urgent channel. */
-async function listeners(): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM pg_stat_activity WHERE query ILIKE ${`%listen%${URGENT_CHANNEL}%`}`;
-  return row!.n;
-}
 
 test('a push on one instance waits while a checkout runs on another, and goes when it ends', async () => {
   const [poolA, poolB] = [createSql(url, { max: 3 }), createSql(url, { max: 4 })];

@@ -1,12 +1,6 @@
 import { expect, test } from 'vitest';
-import { backgroundSlots, UrgentWork } from './urgent-work.ts';
-
-/** A promise and its resolve, to hold work open until the test lets it finish. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
+import { gate } from '../test/gates.ts';
+import { backgroundSlots, RELEASED_PER_TURN, UrgentWork } from './urgent-work.ts';
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -118,25 +112,31 @@ test("another instance's urgent work counts until its end, or until it is forgot
   expect(urgent.running).toBe(false);
 });
 
-test('waiters go a few per event-loop turn once urgent work ends, and stop when it starts again', async () => {
-  const urgent = new UrgentWork();
-  const first = gate();
-  const firstRun = urgent.run(() => first.opened);
+/** 100 callers of `quiet` waiting for urgent work that has just ended; `released` in their order. */
+async function hundredWaitersOfEndedWork(urgent: UrgentWork) {
+  const checkout = gate();
+  const running = urgent.run(() => checkout.opened);
   const released: number[] = [];
   const waiters = Array.from({ length: 100 }, (_, i) =>
     urgent.quiet(10_000).then(() => released.push(i)),
   );
-  first.open();
-  await firstRun;
-  // The first turn lets the first 32 go, in order; the rest wait for later turns.
+  checkout.open();
+  await running;
+  return { released, waiters };
+}
+
+test('waiters go a few per event-loop turn once urgent work ends, and stop when it starts again', async () => {
+  const urgent = new UrgentWork();
+  const { released, waiters } = await hundredWaitersOfEndedWork(urgent);
+  // The first turn lets the first RELEASED_PER_TURN go, in order; the rest wait for later turns.
   await settle();
-  expect(released).toEqual(Array.from({ length: 32 }, (_, i) => i));
+  expect(released).toEqual(Array.from({ length: RELEASED_PER_TURN }, (_, i) => i));
 
   // Urgent work starts again before they are all gone: no more go until it ends.
   const second = gate();
   const secondRun = urgent.run(() => second.opened);
   await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(released.length).toBe(32);
+  expect(released.length).toBe(RELEASED_PER_TURN);
 
   second.open();
   await secondRun;
@@ -146,14 +146,7 @@ test('waiters go a few per event-loop turn once urgent work ends, and stop when 
 
 test('while waiters are still being released, a newcomer goes at once', async () => {
   const urgent = new UrgentWork();
-  const checkout = gate();
-  const running = urgent.run(() => checkout.opened);
-  const released: number[] = [];
-  const waiters = Array.from({ length: 100 }, (_, i) =>
-    urgent.quiet(10_000).then(() => released.push(i)),
-  );
-  checkout.open();
-  await running;
+  const { released, waiters } = await hundredWaitersOfEndedWork(urgent);
   // A batch asking for its slot now (none runs) does not queue behind the 100.
   let newcomer = false;
   void urgent.quiet(10_000).then(() => (newcomer = true));

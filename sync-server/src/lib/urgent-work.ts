@@ -134,7 +134,7 @@ export const URGENT_WAIT_MAX_MS = 500;
  * reading, parsing and checking take a fraction of a millisecond, so a checkout arriving meanwhile
  * waits a few milliseconds at most, and a few hundred waiting pushes still go within milliseconds.
  */
-const RELEASED_PER_TURN = 32;
+export const RELEASED_PER_TURN = 32;
 
 /**
  * A concurrency limit for background work that steps aside for urgent work: `full` at once, and

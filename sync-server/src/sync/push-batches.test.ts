@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { expect, test } from 'vitest';
 import { insertUser } from '../test/actors.ts';
+import { gate } from '../test/gates.ts';
 import { createTestHarness } from '../test/harness.ts';
 import { pushChanges } from './push.ts';
 import { PushBatches, type BatchedPush } from './push-batches.ts';
@@ -13,13 +14,6 @@ import { insertAirline, insertFlights, pushedFavourite } from './test-fixtures.t
  */
 
 const { sql } = await createTestHarness();
-
-/** A promise and its resolve, to hold a slot until the test lets it go. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
 
 /** The transaction ids that wrote the favourites of `flightIds`, in that order. */
 async function writers(flightIds: readonly string[]): Promise<string[]> {

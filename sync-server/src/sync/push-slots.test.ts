@@ -3,6 +3,7 @@ import { createSql, type Sql } from '../db/client.ts';
 import { buyerWithCart, startCheckout } from '../features/checkout/testing.ts';
 import { UrgentWork } from '../lib/urgent-work.ts';
 import { insertSignedInUser, insertUser } from '../test/actors.ts';
+import { answersWithin } from '../test/gates.ts';
 import { createTestApp, createTestHarness } from '../test/harness.ts';
 import { pushChanges } from './push.ts';
 import {
@@ -115,12 +116,6 @@ test('pushes held in their transactions leave two connections free; they all fin
     await holder.end({ timeout: 1 });
   }
 });
-
-/** Whether the answer comes within `ms` (the request goes on either way). */
-async function answersWithin(answer: Response | Promise<Response>, ms: number): Promise<boolean> {
-  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
-  return Promise.race([Promise.resolve(answer).then(() => true), timeout]);
-}
 
 test("sync requests use sync's own pool: with it taken, the cart and the catalogue still answer at once", async () => {
   const pool = createSql(url, { max: 3 });
