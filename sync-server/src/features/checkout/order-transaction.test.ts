@@ -71,6 +71,11 @@ async function snapshot(paymentId: string) {
   return { ...(await buyingPathCounts(sql)), payment, holds };
 }
 
+/** Carries a value out of a transaction that must not be kept. */
+class RolledBack {
+  constructor(readonly value: number) {}
+}
+
 async function refusal(payment: PaymentRow): Promise<string> {
   const error = await writeOrder(sql, payment, `pi_${randomUUID()}`).then(
     () => undefined,
@@ -212,6 +217,34 @@ describe('checkout_write_order', () => {
     const before = await snapshot(released.payment.id);
     expect(await refusal(released.payment)).toBe('hold_expired');
     expect(await snapshot(released.payment.id)).toEqual(before);
+  });
+  test('reaches the flights by their key, never by scanning the catalogue (023 migration)', async () => {
+    const { flight, payment } = await startedCheckout();
+    // Rolled back: a catalogue of 3,000 flights, analysed, for this one call.
+    const scans = await sql
+      .begin(async (tx) => {
+        await tx`
+          INSERT INTO flights
+          SELECT (jsonb_populate_record(f, jsonb_build_object('id', gen_random_uuid()))).*
+          FROM flights f, generate_series(1, 3000) WHERE f.id = ${flight}`;
+        await tx`ANALYZE flights`;
+        const seqScans = async () =>
+          Number(
+            (
+              await tx<{ seq_scan: string }[]>`
+                SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'flights'`
+            )[0]!.seq_scan,
+          );
+        const before = await seqScans();
+        await tx`SELECT id FROM checkout_write_order(${payment.id}, 'pi_by_key')`;
+        throw new RolledBack((await seqScans()) - before);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof RolledBack) return error.value;
+        throw error;
+      });
+    // Before 023 the generic plan scanned all 3,001 flights three times per checkout.
+    expect(scans).toBe(0);
   });
 });
 
