@@ -5,6 +5,7 @@ import { AppError, ErrorCode } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Payments } from '../../payments/index.ts';
 import type { TicketService } from '../tickets/tickets.ts';
+import type { NewTicket } from '../tickets/queries.ts';
 import {
   isActionRequired,
   PaymentDeclinedError,
@@ -61,8 +62,8 @@ export interface CheckoutDeps {
   sql: Sql;
   logger: Logger;
   payments: Payments;
-  /** Signs the tickets of an order as it is confirmed, in the same transaction (issue 17). */
-  tickets?: Pick<TicketService, 'issueForOrder'>;
+  /** Signs the tickets of an order as it is written, stored with its confirmation (issue 17). */
+  tickets?: Pick<TicketService, 'signForPayment'>;
   /**
    * Called once per captured checkout (the purchase receipt) with the confirmed order as the
    * confirmation read it; failures are only logged.
@@ -198,6 +199,8 @@ export function createCheckout(deps: CheckoutDeps) {
    */
   async function advance(start: PaymentRow, mode: 'forward' | 'rollback'): Promise<PaymentRow> {
     let payment = start;
+    // The order's signed tickets, when this call wrote the order (read in its round trip).
+    let tickets: NewTicket[] | undefined;
     const provider = providerOf(payment);
     const key = payment.idempotency_key;
     const scopedKey = `${payment.user_id}:${key}`;
@@ -334,7 +337,7 @@ export function createCheckout(deps: CheckoutDeps) {
         }
         // The authorisation is recorded together with the order (one commit fewer). A crash
         // before that commit leaves the row `created`: the same idempotency key finds the hold again.
-        payment = await takeStock(payment, authorizationId);
+        ({ payment, tickets } = await takeStock(payment, authorizationId));
         continue;
       }
       // authorized
@@ -350,7 +353,7 @@ export function createCheckout(deps: CheckoutDeps) {
           );
           continue;
         }
-        payment = await takeStock(payment, authorizationId);
+        ({ payment, tickets } = await takeStock(payment, authorizationId));
         continue;
       }
       // The order is written: only forward.
@@ -372,7 +375,9 @@ export function createCheckout(deps: CheckoutDeps) {
         );
         continue;
       }
-      const confirmed = await markCaptured(sql, payment, deps.tickets?.issueForOrder);
+      // An order written earlier (a retry, the reconciler) has its tickets signed now.
+      tickets ??= await deps.tickets?.signForPayment(sql, payment.id);
+      const confirmed = await markCaptured(sql, payment, tickets);
       payment = confirmed.payment;
       if (mode === 'forward' && confirmed.order) confirmedOrders.set(payment.id, confirmed.order);
       if (deps.onCaptured) {
@@ -387,16 +392,28 @@ export function createCheckout(deps: CheckoutDeps) {
   }
 
   /**
-   * The order transaction for an authorised payment. Refused (no stock, price moved): the
-   * decision to roll back is recorded first, so whoever continues after a crash only releases.
+   * The order transaction for an authorised payment, and the signed tickets of the order it wrote
+   * (read in its round trip). Refused (no stock, price moved): the decision to roll back is
+   * recorded first, so whoever continues after a crash only releases.
    */
-  async function takeStock(payment: PaymentRow, authorizationId: string): Promise<PaymentRow> {
+  async function takeStock(
+    payment: PaymentRow,
+    authorizationId: string,
+  ): Promise<{ payment: PaymentRow; tickets?: NewTicket[] | undefined }> {
+    const { tickets } = deps;
     try {
-      return await writeOrder(sql, payment, authorizationId);
+      const written = await writeOrder(
+        sql,
+        payment,
+        authorizationId,
+        tickets && ((db) => tickets.signForPayment(db, payment.id)),
+      );
+      return { payment: written.payment, tickets: written.after };
     } catch (error) {
       if (!(error instanceof OrderRefusedError)) throw error;
-      if (error.reason === 'payment_moved') return (await findPayment(sql, payment.id))!;
-      return updatePayment(
+      if (error.reason === 'payment_moved')
+        return { payment: (await findPayment(sql, payment.id))! };
+      const refused = await updatePayment(
         sql,
         payment.id,
         {
@@ -407,6 +424,7 @@ export function createCheckout(deps: CheckoutDeps) {
         },
         leaseMs,
       );
+      return { payment: refused };
     }
   }
 

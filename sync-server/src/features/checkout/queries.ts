@@ -9,6 +9,7 @@ import {
 } from '../../db/locks.ts';
 import { inPipelinedTransaction } from '../../db/pipelined-transaction.ts';
 import { selectOrdersWithLines, toOrderView, type OrderView } from '../orders/queries.ts';
+import { insertTickets, type NewTicket } from '../tickets/queries.ts';
 
 /**
  * The SQL of the checkout. A transaction that empties or refills a cart first takes that
@@ -214,54 +215,57 @@ const REFUSALS: Record<string, { reason: OrderRefusedError['reason']; message: s
  * `checkout_write_order`, which reads the quote from the payment's row and takes the partition lock
  * and the flights' rows in the order db/locks.ts describes. Its own transaction: a deadlock's victim
  * (nothing of it kept) runs again (db/locks.ts `retryingDeadlocks`).
+ *
+ * `readAfter` sends reads on the same connection right behind it, in its round trip: they see the
+ * order just written (the confirmation's tickets, tickets.ts `signForPayment`). Its answer is
+ * `after`; when the order was refused it is not waited for.
  * @throws OrderRefusedError (rolled back) when stock is short, a price moved, the hold was released
  *         or the payment changed state meanwhile.
  */
-export async function writeOrder(
+export async function writeOrder<T = undefined>(
   sql: Sql,
   payment: Pick<PaymentRow, 'id'>,
   authorizationId: string,
-): Promise<PaymentRow> {
+  readAfter?: (db: postgres.ReservedSql) => Promise<T>,
+): Promise<{ payment: PaymentRow; after: T | undefined }> {
+  const db = await sql.reserve();
   try {
-    const [linked] = await retryingDeadlocks(
-      () =>
-        sql<PaymentRow[]>`SELECT * FROM checkout_write_order(${payment.id}, ${authorizationId})`,
-    );
-    return linked!;
+    return await retryingDeadlocks(async () => {
+      const written = db<PaymentRow[]>`
+        SELECT * FROM checkout_write_order(${payment.id}, ${authorizationId})`.execute();
+      const after = readAfter?.(db);
+      // Settled before the connection goes back to the pool, whatever the order statement did.
+      const [linked] = await Promise.allSettled([written, after]);
+      if (linked.status === 'rejected') throw linked.reason;
+      return { payment: linked.value[0]!, after: await after };
+    });
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     const refusal = typeof code === 'string' ? REFUSALS[code] : undefined;
     if (refusal) throw new OrderRefusedError(refusal.reason, refusal.message);
     throw error;
+  } finally {
+    db.release();
   }
 }
 
 /**
- * What a confirmation writes besides the payment and the order, in their transaction (the order's
- * signed tickets: features/tickets/tickets.ts `issueForOrder`). Called in the turn the confirmation
- * is sent, so that what it reads travels in the same batch; answers what it sends with `COMMIT`.
- * It never rejects; `send` rejects only when the statements it sent failed.
- */
-export type ConfirmationWrites = (
-  tx: postgres.ReservedSql,
-  orderId: string,
-) => Promise<{ send(): Promise<unknown> }>;
-
-/**
- * After a successful capture: the payment is captured and its order confirmed, together, with
- * whatever `onConfirmed` adds in the same transaction, and the confirmed order read back for the
- * buyer's answer. Two round trips (db/pipelined-transaction.ts): `BEGIN`, the confirmation and
- * `onConfirmed`'s reads; then its writes, the order's summary (which sees them) and `COMMIT`.
- * When those writes fail, the `COMMIT` behind them rolls the confirmation back too, so the order
- * is confirmed again alone (the tickets come later: tickets.ts `issueMissing`): a ticket never
- * stops an order.
+ * After a successful capture: the payment is captured and its order confirmed, together with the
+ * order's signed `tickets` (tickets.ts `signForPayment`), and the confirmed order read back for the
+ * buyer's answer. One round trip (db/pipelined-transaction.ts): `BEGIN`, the confirmation, the
+ * tickets' insert (which stores only tickets of a confirmed order), the order's summary (which
+ * sees both) and `COMMIT`. When the insert fails, the `COMMIT` behind it rolls the confirmation
+ * back too, so the order is confirmed again alone (its tickets come later: tickets.ts
+ * `issueMissing`): a ticket never stops an order.
  */
 export async function markCaptured(
   sql: Sql,
   payment: Pick<PaymentRow, 'id' | 'order_id'>,
-  onConfirmed?: ConfirmationWrites,
+  tickets: readonly NewTicket[] = [],
 ): Promise<{ payment: PaymentRow; order: OrderSummary | undefined }> {
-  let writesFailed = false;
+  const orderId = payment.order_id;
+  if (orderId === null) throw new Error(`payment ${payment.id} has no order to confirm`);
+  let ticketsFailed = false;
   try {
     return await inPipelinedTransaction(sql, async (tx, commit) => {
       const captured = tx<PaymentRow[]>`
@@ -275,21 +279,17 @@ export async function markCaptured(
           WHERE orders.id = captured.order_id AND orders.status = 'pending'
         )
         SELECT * FROM captured`.execute();
-      const writes =
-        onConfirmed && payment.order_id !== null ? onConfirmed(tx, payment.order_id) : undefined;
-      const [row] = await captured;
-      if (!row) throw new Error(`payment ${payment.id} cannot be marked captured`);
-      const sent = (await writes)?.send().catch((error: unknown) => {
-        writesFailed = true;
+      const stored = insertTickets(tx, tickets).catch((error: unknown) => {
+        ticketsFailed = true;
         throw error;
       });
-      // Sent behind the writes and before COMMIT: the same round trip, the tickets included.
-      const order = getOrderSummary(tx, row.order_id!);
-      const [, summary] = await Promise.all([sent, order, commit()]);
+      const order = getOrderSummary(tx, orderId);
+      const [[row], , summary] = await Promise.all([captured, stored, order, commit()]);
+      if (!row) throw new Error(`payment ${payment.id} cannot be marked captured`);
       return { payment: row, order: summary };
     });
   } catch (error) {
-    if (!writesFailed) throw error;
+    if (!ticketsFailed) throw error;
     return markCaptured(sql, payment);
   }
 }

@@ -44,7 +44,7 @@ export interface CheckoutRouteDeps {
   /** Seat holds (issue 17): their lifetime, the share cap and the release job's period. */
   holds?: Partial<HoldSettings>;
   /** Signed e-tickets (issue 17): issued as an order is confirmed. */
-  tickets?: Pick<TicketService, 'issueForOrder'>;
+  tickets?: Pick<TicketService, 'signForPayment'>;
 }
 
 /**

@@ -83,10 +83,34 @@ export interface UnticketedLine {
  * departure date comes from the flight (order lines keep its hours, spec §3 `moreinfo`); the
  * passenger is the buyer's name, or their email when they gave none.
  */
-export async function selectUnticketedLines(
+export function selectUnticketedLines(
   sql: Queryable,
   orderIds: readonly string[] | 'any',
   limit = 1000,
+): Promise<UnticketedLine[]> {
+  const which =
+    orderIds === 'any' ? sql`true` : sql`l.order_id = ANY(${orderIds as string[]}::uuid[])`;
+  return linesWithoutTicket(sql, sql`${which} AND o.status = 'confirmed'`, limit);
+}
+
+/**
+ * The lines without a ticket of the order that payment `paymentId` wrote, while it is pending or
+ * confirmed: read right behind the order statement, so that the tickets are signed before the
+ * confirmation, which stores them (checkout/queries.ts `writeOrder` and `markCaptured`).
+ */
+export function selectLinesToTicket(sql: Queryable, paymentId: string): Promise<UnticketedLine[]> {
+  return linesWithoutTicket(
+    sql,
+    sql`o.id = (SELECT order_id FROM payments WHERE id = ${paymentId})
+      AND o.status IN ('pending', 'confirmed')`,
+    1000,
+  );
+}
+
+function linesWithoutTicket(
+  sql: Queryable,
+  which: postgres.Fragment,
+  limit: number,
 ): Promise<UnticketedLine[]> {
   return sql<UnticketedLine[]>`
     SELECT l.id AS order_line_id, l.order_id, l.flight_id, l.airline_name, l.origin, l.destination,
@@ -98,8 +122,7 @@ export async function selectUnticketedLines(
       JOIN orders o ON o.id = l.order_id
       JOIN flights f ON f.id = l.flight_id
       JOIN users u ON u.id = o.user_id
-    WHERE ${orderIds === 'any' ? sql`true` : sql`l.order_id = ANY(${orderIds as string[]}::uuid[])`}
-      AND o.status = 'confirmed' AND NOT o.deleted
+    WHERE ${which} AND NOT o.deleted
       AND NOT EXISTS (SELECT 1 FROM tickets t WHERE t.order_line_id = l.id)
     ORDER BY l.order_id, l.id
     LIMIT ${limit}`;
@@ -115,7 +138,11 @@ export interface NewTicket {
   expiresAt: number;
 }
 
-/** Stores issued tickets; a line that got its ticket meanwhile keeps the first one. */
+/**
+ * Stores issued tickets, each only while its order is confirmed and live: a ticket signed ahead of
+ * its order's confirmation (checkout/queries.ts `markCaptured` sends both at once) is dropped when
+ * the confirmation did not happen. A line that got its ticket meanwhile keeps the first one.
+ */
 export async function insertTickets(
   sql: Queryable,
   tickets: readonly NewTicket[],
@@ -128,6 +155,7 @@ export async function insertTickets(
                 ${tickets.map((t) => t.orderId)}::uuid[], ${tickets.map((t) => t.kid)}::text[],
                 ${tickets.map((t) => t.token)}::text[], ${tickets.map((t) => t.expiresAt)}::int8[])
          AS n(id, order_line_id, order_id, kid, token, expires_at)
+    WHERE EXISTS (SELECT 1 FROM orders o WHERE o.id = n.order_id AND o.status = 'confirmed' AND NOT o.deleted)
     ON CONFLICT (order_line_id) DO NOTHING`;
   return inserted.count;
 }

@@ -1,6 +1,5 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type postgres from 'postgres';
 import {
   TICKET_ALGORITHM,
   TICKET_ISSUER,
@@ -21,6 +20,7 @@ import {
   selectCurrentKey,
   selectPublishedKeys,
   selectTicketStatus,
+  selectLinesToTicket,
   selectUnticketedLines,
   type NewTicket,
   type Queryable,
@@ -33,11 +33,12 @@ import { startPeriodicJob } from '../../lib/periodic-job.ts';
  * Signed e-tickets (issue 17, docs/decisions/014-signed-tickets.md): one compact JWS per line of a
  * confirmed order, signed with the current Ed25519 key, stored once and never re-signed.
  *
- * - `issueForOrder` runs inside the checkout's confirming transaction (checkout/queries.ts
- *   `markCaptured`, its reads in the confirmation's round trip and its insert in the COMMIT's),
- *   under a savepoint: the order and its tickets commit together, and a ticket that cannot be
- *   signed (a key that cannot be opened) never stops an order from being confirmed: it is logged
- *   and `issueMissing` issues it later (main.ts, at start and every few minutes).
+ * - `signForPayment` signs an order's tickets as soon as it is written (its reads go in the order
+ *   statement's round trip, checkout/queries.ts `writeOrder`), and the checkout's confirmation
+ *   stores them in its transaction (`markCaptured`): the order and its tickets commit together,
+ *   and a ticket that cannot be signed (a key that cannot be opened) never stops an order from
+ *   being confirmed: it is logged and `issueMissing` issues it later (main.ts, at start and every
+ *   few minutes).
  * - Keys: `ensureKey` creates the first one (safe with instances starting at once), `rotate`
  *   retires the current one; retired keys stay published while their tickets are unexpired.
  * - A ticket is `void` once its order is cancelled (migration 013's trigger); `check` says so.
@@ -160,45 +161,23 @@ export function createTicketService(deps: TicketServiceDeps) {
     ensureKey,
 
     /**
-     * Issues the tickets of an order being confirmed in `tx`, a pipelined transaction
-     * (checkout/queries.ts `markCaptured`, db/pipelined-transaction.ts): a savepoint, the order's
-     * lines without a ticket and the current key are sent now, behind the confirmation and in its
-     * batch; once they are signed, `send` sends them (with the confirmation's COMMIT behind).
-     * Never rejects: a failure before `send` is logged there, rolled back to the savepoint, and the
-     * confirmation goes on without tickets (`issueMissing` retries). `send` rejects only when the
-     * insert failed, which takes the confirmation's transaction with it (the caller confirms again).
+     * The signed tickets of the order payment `paymentId` wrote, for its confirmation to store
+     * (checkout/queries.ts `markCaptured`). The lines and the current key are sent now, on `db`:
+     * right behind the order statement (`writeOrder`), in its round trip. Never rejects: a failure
+     * is logged and answers none, the order is confirmed without them, and `issueMissing` issues
+     * them later.
      */
-    async issueForOrder(
-      tx: postgres.ReservedSql,
-      orderId: string,
-    ): Promise<{ send(): Promise<number> }> {
-      const failed = (error: unknown) => {
-        logger.error({ err: error, orderId }, 'tickets could not be issued; will retry');
-      };
-      // Sent in this turn, so they travel with the statement the caller sent just before.
-      const savepoint = tx`SAVEPOINT tickets`.execute();
-      const lines = selectUnticketedLines(tx, [orderId]);
-      const key = selectCurrentKey(tx);
-      let tickets: NewTicket[];
+    async signForPayment(db: Queryable, paymentId: string): Promise<NewTicket[]> {
       try {
-        const [, found, current] = await Promise.all([savepoint, lines, key]);
-        tickets = found.length === 0 ? [] : await sign(found, current ?? (await currentKey(tx)));
+        const [lines, key] = await Promise.all([
+          selectLinesToTicket(db, paymentId),
+          selectCurrentKey(db),
+        ]);
+        return lines.length === 0 ? [] : await sign(lines, key ?? (await currentKey(db)));
       } catch (error) {
-        return {
-          async send() {
-            failed(error);
-            await tx`ROLLBACK TO SAVEPOINT tickets`;
-            return 0;
-          },
-        };
+        logger.error({ err: error, paymentId }, 'tickets could not be signed; will retry');
+        return [];
       }
-      return {
-        send: () =>
-          insertTickets(tx, tickets).catch((error: unknown) => {
-            failed(error);
-            throw error;
-          }),
-      };
     },
 
     /**
