@@ -144,10 +144,23 @@ const isCheckoutAttempt = (c: Context) =>
   c.req.method === 'POST' && CHECKOUT_ATTEMPT_PATH.test(c.req.path);
 
 /**
+ * What an instance serves (config INSTANCE_ROLE): everything, device sync only (`/api/sync/*`
+ * and health), or everything but sync (docs/decisions/025-sync-on-instances-of-its-own.md).
+ */
+export type InstanceRole = 'all' | 'sync' | 'app';
+
+/**
  * Builds the HTTP API: one sub-app per feature under `/api`, one error path, one 404.
  * (Hono uses the root app's onError/notFound for mounted sub-apps, so they live there.)
+ * A path the instance's role does not serve gets that 404 too: only a misrouting proxy sends one.
  */
-export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
+export function createApp(
+  deps: AppDeps,
+  options: { publicDir?: string; role?: InstanceRole } = {},
+) {
+  const role = options.role ?? 'all';
+  const servesSync = role !== 'app';
+  const servesApp = role !== 'sync';
   const identity = {
     sql: deps.sql,
     logger: deps.logger,
@@ -192,7 +205,7 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   // step back too (below).
   const urgent = deps.urgent ?? new UrgentWork();
   api.use(async (c, next) => {
-    if (!isCheckoutAttempt(c)) return next();
+    if (!servesApp || !isCheckoutAttempt(c)) return next();
     await urgent.run(next);
     metrics.checkoutOutcomes.inc({ outcome: checkoutOutcome(c.res.status) });
   });
@@ -252,31 +265,35 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
   api.use(csrfProtection(identity.settings));
 
   api.route('/', healthRoutes({ sql: deps.sql, lifecycle }));
-  api.route('/', identityRoutes(identity));
-  api.route('/', adminRoutes(identity));
-  if (identity.mailer.kind === 'outbox') api.route('/', outboxRoutes(deps.sql));
-  api.route('/', catalogRoutes(deps));
-  api.route('/', syncRoutes({ ...deps, sql: syncSql, lifecycle, metrics, urgent }));
-  api.route('/', snapshotRoutes({ ...deps, sql: syncSql, metrics }));
-  // Airline catalogue management, cart, checkout, orders, sales, reviews (issue 4).
-  api.route('/', flightsManagementRoutes(deps));
-  api.route('/', cartRoutes(deps));
-  const payments = deps.payments ?? createTestPayments();
-  const tickets = deps.tickets ?? createTicketService({ sql: deps.sql, logger: deps.logger });
-  const checkout = checkoutRoutes({
-    ...deps,
-    payments,
-    mailer: identity.mailer,
-    background: identity.background,
-    publicUrl: publicUrl(identity.settings),
-    lifecycle,
-    tickets,
-  });
-  api.route('/', checkout.routes);
-  api.route('/', ticketRoutes({ sql: deps.sql, tickets, settings: identity.settings }));
-  api.route('/', orderRoutes(deps));
-  api.route('/', salesRoutes(deps));
-  api.route('/', reviewRoutes(deps));
+  if (servesSync) {
+    api.route('/', syncRoutes({ ...deps, sql: syncSql, lifecycle, metrics, urgent }));
+    api.route('/', snapshotRoutes({ ...deps, sql: syncSql, metrics }));
+  }
+  if (servesApp) {
+    api.route('/', identityRoutes(identity));
+    api.route('/', adminRoutes(identity));
+    if (identity.mailer.kind === 'outbox') api.route('/', outboxRoutes(deps.sql));
+    api.route('/', catalogRoutes(deps));
+    // Airline catalogue management, cart, checkout, orders, sales, reviews (issue 4).
+    api.route('/', flightsManagementRoutes(deps));
+    api.route('/', cartRoutes(deps));
+    const payments = deps.payments ?? createTestPayments();
+    const tickets = deps.tickets ?? createTicketService({ sql: deps.sql, logger: deps.logger });
+    const checkout = checkoutRoutes({
+      ...deps,
+      payments,
+      mailer: identity.mailer,
+      background: identity.background,
+      publicUrl: publicUrl(identity.settings),
+      lifecycle,
+      tickets,
+    });
+    api.route('/', checkout.routes);
+    api.route('/', ticketRoutes({ sql: deps.sql, tickets, settings: identity.settings }));
+    api.route('/', orderRoutes(deps));
+    api.route('/', salesRoutes(deps));
+    api.route('/', reviewRoutes(deps));
+  }
 
   const app = new Hono();
   // Browser security headers (CSP, nosniff, frame and referrer policies, HSTS over HTTPS) on
@@ -289,7 +306,7 @@ export function createApp(deps: AppDeps, options: { publicDir?: string } = {}) {
     }),
   );
   app.route('/api', api);
-  if (options.publicDir) {
+  if (options.publicDir && servesApp) {
     // The built PWA on the same origin; any other non-API path gets index.html (client routing),
     // except /assets/: a hashed file that is not there (an old build's) is a 404, never the page.
     const root = path.relative(process.cwd(), options.publicDir);

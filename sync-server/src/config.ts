@@ -23,6 +23,13 @@ const EnvSchema = z.object({
    * a storm of device syncs queues there, never in front of a checkout or a page (issue 15).
    */
   DATABASE_SYNC_POOL_MAX: z.coerce.number().int().min(2).max(500).default(8),
+  /**
+   * What this instance serves: `all` (the default), `sync` (device sync, /api/sync/*, and health
+   * only) or `app` (everything but sync: the PWA, the API, checkout). A proxy that sends /api/sync/
+   * to `sync` instances and the rest to `app` ones keeps checkouts off the event loops a storm of
+   * pushes keeps busy (docs/decisions/025-sync-on-instances-of-its-own.md).
+   */
+  INSTANCE_ROLE: z.enum(['all', 'app', 'sync']).default('all'),
   /** Where the embedded PostgreSQL keeps its files (git-ignored). */
   EMBEDDED_PG_DIR: z.string().default('.data/pg'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),

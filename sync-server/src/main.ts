@@ -82,7 +82,9 @@ if (!config.TICKET_KEY_SECRET && config.NODE_ENV === 'production') {
   logger.warn('TICKET_KEY_SECRET is not set: new ticket signing keys are stored unsealed');
 }
 await tickets.ensureKey();
-lifecycle.onShutdown('ticket backfill', startTicketBackfill(tickets, logger));
+// Background jobs run where checkout runs (a `sync` instance serves device sync alone).
+const servesApp = config.INSTANCE_ROLE !== 'sync';
+if (servesApp) lifecycle.onShutdown('ticket backfill', startTicketBackfill(tickets, logger));
 
 // The PWA: PUBLIC_DIR, else the copy the production build puts beside the server (dist/public),
 // else the workspace's pwa/dist.
@@ -91,7 +93,8 @@ const publicDir = [
   path.resolve(import.meta.dirname, 'public'),
   path.resolve(repoRoot, 'pwa/dist'),
 ].find((dir) => dir && existsSync(dir));
-if (!publicDir) logger.warn('no built PWA found; serving the API only');
+if (!publicDir && servesApp) logger.warn('no built PWA found; serving the API only');
+if (config.INSTANCE_ROLE !== 'all') logger.info({ role: config.INSTANCE_ROLE }, 'instance role');
 const metrics = createMetrics({
   sql,
   applicationName,
@@ -111,7 +114,7 @@ const app = createApp(
     lifecycle,
     metrics,
   },
-  { publicDir },
+  { publicDir, role: config.INSTANCE_ROLE },
 );
 handler = app.fetch;
 

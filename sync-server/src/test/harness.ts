@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, expect } from 'vitest';
-import { createApp, type AppDeps } from '../app.ts';
+import { createApp, type AppDeps, type InstanceRole } from '../app.ts';
 import { createSql, type Sql } from '../db/client.ts';
 import { BackgroundTasks } from '../features/identity/background.ts';
 import { createLogger } from '../lib/logger.ts';
@@ -22,8 +22,14 @@ import { createTestDatabase } from './database.ts';
 export { createTestDatabase, type TestDatabase } from './database.ts';
 export { freePort } from './free-port.ts';
 
-/** What a test may set of the app's dependencies (all but the database), and the PWA's folder. */
-export type TestAppOptions = Partial<Omit<AppDeps, 'sql'>> & { publicDir?: string };
+/**
+ * What a test may set of the app's dependencies (all but the database), the PWA's folder and the
+ * instance's role.
+ */
+export type TestAppOptions = Partial<Omit<AppDeps, 'sql'>> & {
+  publicDir?: string;
+  role?: InstanceRole;
+};
 
 /**
  * The app as production builds it on `sql`, with the background queue and the payments the test
@@ -32,7 +38,7 @@ export type TestAppOptions = Partial<Omit<AppDeps, 'sql'>> & { publicDir?: strin
  * Logs are silent unless TEST_LOG names a level.
  */
 export function createTestApp(sql: Sql, options: TestAppOptions = {}) {
-  const { publicDir, ...deps } = options;
+  const { publicDir, role, ...deps } = options;
   const background = deps.background ?? new BackgroundTasks();
   const payments = deps.payments ?? createTestPayments({ timeoutMs: 2_000 });
   const app = createApp(
@@ -44,7 +50,7 @@ export function createTestApp(sql: Sql, options: TestAppOptions = {}) {
       payments,
       identity: { trustProxy: true, ...deps.identity },
     },
-    publicDir ? { publicDir } : {},
+    { publicDir, role },
   );
   return { app, background, payments };
 }
