@@ -33,6 +33,11 @@ export interface NginxOptions {
   port: number;
   /** The instances behind it, by name (`a`, `b`): their ports on 127.0.0.1. */
   upstreams: Record<string, number>;
+  /**
+   * Instances serving device sync alone (INSTANCE_ROLE=sync), by name: when given, `/api/sync/`
+   * goes to them and everything else to `upstreams` (docs/decisions/025-sync-on-instances-of-its-own.md).
+   */
+  syncUpstreams?: Record<string, number>;
   /** proxy_read_timeout in seconds (default 60); SSE heartbeats (20 s) must keep streams within it. */
   readTimeoutSeconds?: number;
 }
@@ -80,21 +85,26 @@ export const UPSTREAM_HEADER = 'x-skyport-upstream';
  *   same Idempotency-Key instead.
  */
 export function nginxConfig(options: NginxOptions): string {
-  const { dir, port, upstreams } = options;
+  const { dir, port, upstreams, syncUpstreams } = options;
   const readTimeout = options.readTimeoutSeconds ?? 60;
-  const servers = Object.values(upstreams)
-    .map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
-    .join('\n');
-  const pinned = Object.entries(upstreams)
+  const serverLines = (ports: Record<string, number>) =>
+    Object.values(ports)
+      .map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
+      .join('\n');
+  const servers = serverLines(upstreams);
+  const syncUpstream = syncUpstreams
+    ? `\n  upstream skyport_sync {\n${serverLines(syncUpstreams)}\n    keepalive 16;\n  }`
+    : '';
+  const syncLocation = syncUpstreams
+    ? `\n    location /api/sync/ {\n      proxy_pass http://skyport_sync;\n    }`
+    : '';
+  const pinned = Object.entries({ ...upstreams, ...syncUpstreams })
     .map(
-      ([name, p]) =>
-        `  upstream skyport_${name} {\n    server 127.0.0.1:${p};\n    keepalive 8;\n  }`,
+      ([name, p]) => `  upstream pin_${name} {\n    server 127.0.0.1:${p};\n    keepalive 8;\n  }`,
     )
     .join('\n');
-  const pinnedLocations = Object.keys(upstreams)
-    .map(
-      (name) => `    location /__pin/${name}/ {\n      proxy_pass http://skyport_${name}/;\n    }`,
-    )
+  const pinnedLocations = Object.keys({ ...upstreams, ...syncUpstreams })
+    .map((name) => `    location /__pin/${name}/ {\n      proxy_pass http://pin_${name}/;\n    }`)
     .join('\n');
   const file = (name: string) => path.join(dir, name);
   return `# Written by sync-server/src/cluster/nginx.ts for one cluster test run.
@@ -118,7 +128,7 @@ http {
   upstream skyport {
 ${servers}
     keepalive 16;
-  }
+  }${syncUpstream}
 ${pinned}
 
   server {
@@ -139,7 +149,7 @@ ${pinned}
 
     location / {
       proxy_pass http://skyport;
-    }
+    }${syncLocation}
 ${pinnedLocations}
   }
 }
