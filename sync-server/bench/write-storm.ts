@@ -2,12 +2,15 @@
 // through `POST /api/sync/favourites/push` in a closed loop for S seconds (default 15), against
 //   (a) one server instance,
 //   (b) two instances (two processes, customers spread over them, no proxy),
+//   (d) sync apart: one instance serving device sync only (INSTANCE_ROLE=sync) takes the pushes,
+//       another serving the rest (INSTANCE_ROLE=app) the checkouts, as a proxy would route them
+//       (docs/decisions/025-sync-on-instances-of-its-own.md),
 //   (c) the baseline: a minimal HTTP server doing the same favourite upserts/updates in a
 //       transaction, through the same triggers, with no session, validation or logging
 //       (lib/bare-push-server.ts), at the same concurrency.
 // Limits: pushes/s (a)/(c) ≥ 0.6 and (b)/(a) ≥ 1.0. Meanwhile one customer with a cart line runs
-// the checkout (`POST /api/checkout`, test card) in a loop: its latency during (a) and (b) has the
-// limit p99 < 100 ms, beside the same loop on a quiet server.
+// the checkout (`POST /api/checkout`, test card) in a loop: its latency during (a), (b) and (d) has
+// the limit p99 < 100 ms, beside the same loop on a quiet server.
 // Servers are the production bundle started as production (lib/product.ts); the load generator is
 // a process of its own (lib/push-storm-client.ts); the checkout loop runs in this process.
 import { randomUUID } from 'node:crypto';
@@ -67,6 +70,7 @@ export interface WriteStormReport {
   quietCheckout: { checkout: LoopResult; load: LoadAverages };
   one: StormVariant;
   two: StormVariant;
+  apart: StormVariant;
   baseline: StormVariant;
   ratios: { oneToBaseline: number; twoToOne: number };
   measurements: Measurement[];
@@ -189,7 +193,7 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
   const perCustomer = options.favouritesPerCustomer ?? 4;
   // The baseline gets the connections the product gives pushes: its sync pool.
   const pool = configDefault<number>('DATABASE_SYNC_POOL_MAX');
-  const variants = 3;
+  const variants = 4;
 
   const db = await createBenchDatabase(options.server, 'write_storm', build.migrationsDir);
   const sql = createSql(db.url, { max: 2 });
@@ -232,6 +236,10 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
       checkoutTargets: ProductServer[] | null,
     ): Promise<StormVariant> => {
       await vacuumAnalyze(sql, 'favourites');
+      // Every checkout target warmed up first, as instance 1 is by the quiet loop: a process's
+      // first checkouts run cold code, and would count against the variant that started it.
+      if (checkoutTargets)
+        await checkoutLoop(sql, buyer!, checkoutFlight, checkoutTargets, warmupSeconds, 0);
       log(
         `  ${label}: ${customersCount} customers over ${targets.length} target(s), ${seconds} s (+${warmupSeconds} s warm-up) …`,
       );
@@ -298,6 +306,29 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
     await one.stop();
     servers.length = 0;
 
+    const syncInstance = await startProduct({
+      build,
+      databaseUrl: db.url,
+      publicDir,
+      logFile: logFile('sync-instance'),
+      name: 'sync instance',
+      env: { INSTANCE_ROLE: 'sync' },
+    });
+    servers.push(syncInstance);
+    const appInstance = await startProduct({
+      build,
+      databaseUrl: db.url,
+      publicDir,
+      logFile: logFile('app-instance'),
+      name: 'app instance',
+      env: { INSTANCE_ROLE: 'app' },
+    });
+    servers.push(appInstance);
+    const apartResult = await storm('(d) sync apart', 3, [syncInstance.baseUrl], [appInstance]);
+    await appInstance.stop();
+    await syncInstance.stop();
+    servers.length = 0;
+
     const bare = await startChildServer(path.join(import.meta.dirname, 'lib/bare-push-server.ts'), [
       db.url,
       String(pool),
@@ -330,7 +361,17 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
         limit: limit(ratios.twoToOne, '>=', WRITE_STORM_LIMITS.twoToOne),
         load: twoResult.load,
       },
-      ...[oneResult, twoResult].map((v): Measurement => ({
+      {
+        // No limit: the pushes of one instance serving sync alone, beside (a)'s.
+        suite: 'write-storm',
+        name: '(d) sync apart, pushes/s',
+        value: Math.round(apartResult.pushes.rps),
+        unit: '/s',
+        baseline: { name: '(a) one instance', value: Math.round(oneResult.pushes.rps) },
+        ratio: round(apartResult.pushes.rps / Math.max(oneResult.pushes.rps, 1e-9), 3),
+        load: apartResult.load,
+      },
+      ...[oneResult, twoResult, apartResult].map((v): Measurement => ({
         suite: 'write-storm',
         name: `checkout p99 during ${v.label}`,
         // No checkout completed at all counts as failed, not as 0 ms.
@@ -356,6 +397,7 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
       quietCheckout,
       one: oneResult,
       two: twoResult,
+      apart: apartResult,
       baseline: baselineResult,
       ratios,
       measurements,
@@ -380,7 +422,7 @@ export function printWriteStormBench(report: WriteStormReport): void {
       'load 1 min',
     ],
   ];
-  for (const v of [report.one, report.two, report.baseline]) {
+  for (const v of [report.one, report.two, report.apart, report.baseline]) {
     rows.push([
       v.label,
       Math.round(v.pushes.rps),
