@@ -84,8 +84,9 @@ const control = new Hono()
       reviews:
         'SELECT id, order_id, flight_id, rating, name, comment FROM reviews ORDER BY created_at',
       review_drafts: 'SELECT id, user_id, status, reason FROM review_drafts ORDER BY updated_at',
-      cart_lines: 'SELECT user_id, flight_id, amount, deleted FROM cart_lines ORDER BY flight_id',
-      favourites: 'SELECT user_id, flight_id, deleted FROM favourites ORDER BY flight_id',
+      cart_lines:
+        'SELECT user_id, flight_id, amount, deleted, revision FROM cart_lines ORDER BY flight_id',
+      favourites: 'SELECT user_id, flight_id, deleted, revision FROM favourites ORDER BY flight_id',
       preferences: 'SELECT user_id, theme FROM preferences',
     };
     const query = tables[c.req.param('table')];
