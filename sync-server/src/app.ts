@@ -13,7 +13,6 @@ import { Lifecycle } from './lib/lifecycle.ts';
 import type { Logger } from './lib/logger.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { checkoutOutcome, createMetrics, type Metrics } from './lib/metrics.ts';
-import { runWithRequestId } from './lib/request-context.ts';
 import { shareUrgentWork } from './lib/urgent-signal.ts';
 import { UrgentWork } from './lib/urgent-work.ts';
 import type { Config } from './config.ts';
@@ -175,30 +174,31 @@ export function createApp(
   const api = new Hono<AuthEnv & { Variables: RequestIdVariables }>();
 
   // A request id (the caller's X-Request-Id when well-formed, else a new UUID) on the answer, on
-  // every log line written while the request is handled (lib/request-context.ts) and in errors.
+  // the request's log line and in errors. It is passed, not carried by AsyncLocalStorage: on Node
+  // 20 that puts promise hooks on every promise of the process, ~14 % of a sync push's server CPU
+  // (docs/decisions/026-request-ids-without-async-context.md).
   api.use(requestId({ limitLength: 128 }));
-  api.use((c, next) =>
-    runWithRequestId(c.get('requestId'), async () => {
-      const started = performance.now();
-      await next();
-      const seconds = (performance.now() - started) / 1000;
-      // The route pattern, not the path: ids in paths would make one series per flight.
-      // Answers no route matched (404s) share one label, whatever the path.
-      const matched = c.req.routePath === '*' ? routePath(c, -1) : c.req.routePath;
-      const route = matched === '/*' || matched === '*' ? 'unmatched' : matched;
-      metrics.httpRequests.inc({ method: c.req.method, route, status: c.res.status });
-      metrics.httpDuration.observe({ method: c.req.method, route }, seconds);
-      deps.logger.info(
-        {
-          method: c.req.method,
-          path: c.req.path,
-          status: c.res.status,
-          ms: Math.round(seconds * 10_000) / 10,
-        },
-        'request',
-      );
-    }),
-  );
+  api.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    const seconds = (performance.now() - started) / 1000;
+    // The route pattern, not the path: ids in paths would make one series per flight.
+    // Answers no route matched (404s) share one label, whatever the path.
+    const matched = c.req.routePath === '*' ? routePath(c, -1) : c.req.routePath;
+    const route = matched === '/*' || matched === '*' ? 'unmatched' : matched;
+    metrics.httpRequests.inc({ method: c.req.method, route, status: c.res.status });
+    metrics.httpDuration.observe({ method: c.req.method, route }, seconds);
+    deps.logger.info(
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(seconds * 10_000) / 10,
+      },
+      'request',
+    );
+  });
   // A checkout attempt is urgent work while it runs (sync pushes step back meanwhile,
   // docs/decisions/022-checkout-before-sync.md), and what it came to is counted (the answer's
   // status says it; see checkoutOutcome). The other instances on the database hear of it and

@@ -1,23 +1,18 @@
 import pino from 'pino';
-import { currentRequestId } from './request-context.ts';
 
 export type Logger = pino.Logger;
 
 /**
  * JSON-lines logger. By default it writes to stdout asynchronously: a synchronous write per
- * request line cost about a third of the catalogue endpoint's CPU in the benchmark. Every line
- * written while a request is handled carries that request's id (`requestId`), whichever module
- * writes it, so one request's lines can be found together.
+ * request line cost about a third of the catalogue endpoint's CPU in the benchmark. A request's
+ * lines name it by `requestId` (app.ts); lines written deeper name what they concern (a
+ * `paymentId`, a stream's `requestId`), docs/decisions/026-request-ids-without-async-context.md.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
       base: undefined,
-      mixin() {
-        const requestId = currentRequestId();
-        return requestId ? { requestId } : {};
-      },
     },
     // Lines are written 4 KiB at a time, and at least every second: one write(2) per line, through
     // the thread pool, cost ~40 µs of the ~200 µs of server CPU of a catalogue answer
