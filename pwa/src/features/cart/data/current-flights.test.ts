@@ -61,7 +61,7 @@ async function serverRowsOf(flightId: string) {
   const { server } = fixture;
   const rows = [];
   for (const table of ['cart_lines', 'favourites']) {
-    const all = await serverRows<{ flight_id: string; revision: string | number }>(server, table);
+    const all = await serverRows<{ flight_id: string; revision: number }>(server, table);
     rows.push(...all.filter((row) => row.flight_id === flightId).map((row) => ({ table, ...row })));
   }
   return rows;
