@@ -356,9 +356,10 @@ export const PUSH_MAX_BODY_BYTES = /* @__PURE__ */ (() => {
 })();
 
 /**
- * Answer of a push: the current server state of every row that was not written as sent (a
- * conflict, or a row the server completed or corrected, like an accepted review draft). The
- * client replaces its local document with it.
+ * Answer of a push: the current server state of every row that was not written (a conflict, a
+ * refused row) or was stored otherwise than sent (a review draft accepted or rejected). The client
+ * replaces its local document with it. What the server adds to a written favourite or cart line
+ * comes with the change stream's echo (docs/decisions/027-push-answers-what-was-not-written.md).
  */
 export function pushResponseSchema<C extends SyncCollectionName>(collection: C) {
   return z.array(replicatedDocSchema(collection));

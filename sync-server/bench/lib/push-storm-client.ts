@@ -66,7 +66,7 @@ const result = await runLoops(
     );
     const ms = performance.now() - started;
     if (answer.status !== 200) throw new Error(`${answer.status}: ${answer.body.slice(0, 200)}`);
-    // The server's documents for rows it did not keep exactly as sent (its snapshot, a conflict).
+    // The server's documents of rows it did not write (a conflict, decision 027).
     known[loop]![k] = next;
     for (const doc of JSON.parse(answer.body) as Doc[])
       if (doc.id === next.id) known[loop]![k] = doc;

@@ -99,7 +99,6 @@ test('a push that fails inside a batch fails alone: its neighbours are written a
     collection: 'favourites',
     partition: userId,
     rows: [{ id: flightId, deleted: false, assumed: null }],
-    ids: [flightId],
     perRow: true,
   });
   // An amount `sync_push` refuses by raising (push.ts's schemas never let one through).
@@ -107,7 +106,6 @@ test('a push that fails inside a batch fails alone: its neighbours are written a
     collection: 'cart',
     partition: customers[1]!.id,
     rows: [{ id: flights[1]!, deleted: false, amount: 0, assumed: null }],
-    ids: [flights[1]!],
     perRow: true,
   };
   const answers = [
@@ -148,7 +146,6 @@ test('batches whose customers cross take their partition locks in one order: no 
     collection: 'cart',
     partition: userId,
     rows: [{ id: flightId, deleted, amount: 1 + Math.floor(Math.random() * 5), assumed: null }],
-    ids: [flightId],
     perRow: true,
   });
   const [x, y] = customers.map((customer) => customer.id) as [string, string];

@@ -1,20 +1,19 @@
-import type { SyncCollectionName, SyncDoc, WithDeletedFlag } from '@skyport/shared';
 import { setImmediate } from 'node:timers/promises';
 import type { Sql } from '../db/client.ts';
 import { inPipelinedTransaction } from '../db/pipelined-transaction.ts';
 import type { Slots } from '../lib/urgent-work.ts';
-import { selectDocuments } from './documents.ts';
 
 /**
  * Group commit of sync pushes (docs/decisions/023-push-group-commit.md).
  *
- * A push to favourites, cart or preferences is one call of `sync_push` and the read-back of its
- * documents (decision 019). Pushes that wait for a slot (push.ts: the instance's push slots) are
- * sent together when one frees: one transaction for the batch, its partition locks taken first in
- * one order (`lock_partitions`, 021 migration), then each push's two statements in arrival order,
- * then one `COMMIT`. PostgreSQL pays one transaction, one commit record and one round trip per
- * batch instead of per push, and this process one `BEGIN`/`COMMIT` and one socket write. A push
- * that finds a slot free at once is a batch of one: the same transaction as before.
+ * A push to favourites, cart or preferences is one call of `sync_push` (decision 019; its answer
+ * names the rows it did not write, decision 027). Pushes that wait for a slot (push.ts: the
+ * instance's push slots) are sent together when one frees: one transaction for the batch, its
+ * partition locks taken first in one order (`lock_partitions`, 021 migration), then each push's
+ * call in arrival order, then one `COMMIT`. PostgreSQL pays one transaction, one commit record and
+ * one round trip per batch instead of per push, and this process one `BEGIN`/`COMMIT` and one
+ * socket write. A push that finds a slot free at once is a batch of one: the same transaction as
+ * before.
  *
  * Every push keeps its own outcome: `sync_push` refuses a push by writing nothing of it and
  * answering, never by raising. If a statement fails anyway (a row a table refuses, a deadlock, a
@@ -22,23 +21,19 @@ import { selectDocuments } from './documents.ts';
  * order, so a failure is one push's answer and never its neighbours'.
  */
 
-type Replicated = WithDeletedFlag<SyncDoc<SyncCollectionName>>;
-
 /** A push ready for `sync_push`: its rows already in the function's shape (push.ts). */
 export interface BatchedPush {
   collection: 'favourites' | 'cart' | 'preferences';
   partition: string;
   /** `sync_push`'s `rows` argument. */
   rows: readonly object[];
-  /** The pushed ids, read back after the push's writes. */
-  ids: readonly string[];
   perRow: boolean;
 }
 
-/** What `sync_push` decided for one push, and its documents as they stand after it. */
+/** What `sync_push` decided for one push: the rows it did not write, and why. */
 export interface BatchedAnswer {
-  decided: { refused: string[]; conflicts: string[] };
-  current: Map<string, Replicated>;
+  refused: string[];
+  conflicts: string[];
 }
 
 export interface BatchLimits {
@@ -128,7 +123,7 @@ export class PushBatches {
     return batch;
   }
 
-  /** One transaction, one round trip: the locks, each push's call and read-back, `COMMIT`. */
+  /** One transaction, one round trip: the locks, each push's call, `COMMIT`. */
   #transaction(pushes: readonly BatchedPush[]): Promise<BatchedAnswer[]> {
     const partitions = [...new Set(pushes.map((push) => push.partition))];
     return inPipelinedTransaction(this.#sql, async (tx, commit) => {
@@ -138,13 +133,10 @@ export class PushBatches {
         partitions.length > 1 && tx`SELECT lock_partitions(${partitions})`.execute(),
         Promise.all(
           pushes.map(async (push) => {
-            // `execute` sends it now, before the read (which an async helper sends when called).
-            const decided = tx<{ outcome: BatchedAnswer['decided'] }[]>`
+            const [row] = await tx<{ outcome: BatchedAnswer }[]>`
               SELECT sync_push(${push.collection}, ${push.partition},
                 ${tx.json(push.rows as never)}, ${push.perRow}) AS outcome`.execute();
-            const current = selectDocuments(tx, push.collection, push.partition, push.ids);
-            const [[row], documents] = await Promise.all([decided, current]);
-            return { decided: row!.outcome, current: documents as Map<string, Replicated> };
+            return row!.outcome;
           }),
         ),
         commit(),

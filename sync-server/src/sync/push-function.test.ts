@@ -243,10 +243,10 @@ describe('conflict detection against the assumed master state', () => {
     expect(stored).toMatchObject(
       conflict ? { amount: 2, deleted: master === 'tombstone' } : { amount: 5, deleted: false },
     );
-    // A conflict sends the master back; a written row whose stale summary was refreshed does too.
-    expect(outcome.documents.map((doc) => (doc as { amount?: number }).amount)).toEqual([
-      conflict ? 2 : 5,
-    ]);
+    // A conflict sends the master back; a written row sends nothing (decision 027).
+    expect(outcome.documents.map((doc) => (doc as { amount?: number }).amount)).toEqual(
+      conflict ? [2] : [],
+    );
   });
 
   test('preferences: a theme changed meanwhile is a conflict', async () => {
@@ -313,7 +313,7 @@ test('a push of many rows: refusals and conflicts named in push order, the write
   expect(stored.get(flightIds[5]!)!.revision).toBeLessThan(stored.get(flightIds[3]!)!.revision);
 });
 
-test('a push is one round trip of four statements: BEGIN, sync_push, the documents read back, COMMIT', async () => {
+test('a push is one round trip of three statements: BEGIN, sync_push, COMMIT', async () => {
   const statements: string[] = [];
   const counted = postgres(url, {
     max: 3,
@@ -347,8 +347,16 @@ test('a push is one round trip of four statements: BEGIN, sync_push, the documen
         assumedMasterState: newDocumentState,
       })),
     });
-    expect(statements).toEqual(['BEGIN', 'SELECT sync_push($1,', 'SELECT c.flight_id', 'COMMIT']);
-    expect(turns.size, 'all four go out before any answer: one round trip').toBe(1);
+    expect(statements).toEqual(['BEGIN', 'SELECT sync_push($1,', 'COMMIT']);
+    expect(turns.size, 'all three go out before any answer: one round trip').toBe(1);
+
+    // Only a push with rows not written reads documents: theirs, after the commit.
+    statements.length = 0;
+    const outcome = await pushChanges(counted, user, 'cart', {
+      rows: [{ newDocumentState: { ...rows[0]!.newDocumentState, amount: 4 } }],
+    });
+    expect(outcome.conflicts).toEqual([flightIds[0]]);
+    expect(statements).toEqual(['BEGIN', 'SELECT sync_push($1,', 'COMMIT', 'SELECT c.flight_id']);
   } finally {
     counting = false;
     await counted.end({ timeout: 1 });

@@ -69,20 +69,20 @@ beforeAll(async () => {
 });
 
 describe('writes', () => {
-  test('a new cart line is written and comes back with the server snapshot of its flight', async () => {
+  test('a new cart line is written; the server summary of its flight comes with the pull, not the answer', async () => {
     const response = await push('cart', [{ newDocumentState: cartDoc(flightIds[0]!, 2) }]);
     expect(response.status).toBe(200);
-    const returned = (await response.json()) as Doc[];
-    // The server refreshed the stale snapshot, so the stored state goes back to the client.
-    expect(returned).toHaveLength(1);
-    expect(returned[0]).toMatchObject({
-      id: flightIds[0],
-      amount: 2,
-      airlineName: 'Test Air',
-      priceCents: 15001,
-    });
+    // Written with the customer's fields as sent: nothing goes back (decision 027).
+    expect(await response.json()).toEqual([]);
     const pulled = await pullDocs('cart');
-    expect(pulled).toEqual(returned);
+    expect(pulled).toEqual([
+      expect.objectContaining({
+        id: flightIds[0],
+        amount: 2,
+        airlineName: 'Test Air',
+        priceCents: 15001,
+      }),
+    ]);
   });
 
   test('a push whose assumed state is current is written without conflict', async () => {
@@ -115,10 +115,11 @@ describe('writes', () => {
       { newDocumentState: cartDoc(flightIds[1]!, 1) },
     ]);
     const conflicts = (await response.json()) as Doc[];
-    expect(conflicts.map((doc) => [doc.id, doc.amount])).toEqual([
-      [flightIds[0], 3],
-      [flightIds[1], 1],
-    ]);
+    expect(conflicts.map((doc) => [doc.id, doc.amount])).toEqual([[flightIds[0], 3]]);
+    expect((await pullDocs('cart')).find((doc) => doc.id === flightIds[1])).toMatchObject({
+      amount: 1,
+      _deleted: false,
+    });
   });
 
   test('removing a cart line leaves a tombstone that a pull returns', async () => {
@@ -151,17 +152,17 @@ describe('writes', () => {
     });
   });
 
-  test('favourites are added and removed, with the server summary and time', async () => {
+  test('favourites are added and removed; a pull gives the server summary and time', async () => {
     const sent = favouriteDoc(flightIds[2]!);
-    const added = (await (await push('favourites', [{ newDocumentState: sent }])).json()) as Doc[];
-    expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({
+    const added = await push('favourites', [{ newDocumentState: sent }]);
+    expect(await added.json()).toEqual([]);
+    const stored = (await pullDocs('favourites')).find((doc) => doc.id === flightIds[2])!;
+    expect(stored).toMatchObject({
       id: flightIds[2],
       airlineName: 'Test Air',
       priceCents: 15003,
       _deleted: false,
     });
-    const stored = added[0]!;
     const removed = await push('favourites', [
       { newDocumentState: { ...stored, _deleted: true }, assumedMasterState: stored },
     ]);
@@ -469,7 +470,8 @@ describe('pushed documents carry exactly their fields', () => {
     const line = cartDoc(flightIds[8]!, 2, customerId, meta as Partial<Doc>);
     const written = await push('cart', [{ newDocumentState: line }]);
     expect(written.status).toBe(200);
-    const [stored] = (await written.json()) as Doc[];
+    expect(await written.json()).toEqual([]);
+    const stored = (await pullDocs('cart')).find((doc) => doc.id === flightIds[8]);
     expect(stored).toMatchObject({ id: flightIds[8], amount: 2 });
     for (const field of ['_meta', '_rev', '_attachments']) expect(stored).not.toHaveProperty(field);
   });
@@ -563,8 +565,8 @@ describe('push size: the body limit fits PUSH_MAX_ROWS full RxDB rows', () => {
     expect(size).toBeLessThanOrEqual(PUSH_MAX_BODY_BYTES);
     const response = await app.request('/api/sync/cart/push', pushInit(pusher.headers(), { rows }));
     expect(response.status, await response.clone().text()).toBe(200);
-    // Every line comes back with the server's own flight snapshot.
-    expect(((await response.json()) as Doc[]).length).toBe(PUSH_MAX_ROWS);
+    // Every line written as sent: nothing goes back (decision 027).
+    expect(await response.json()).toEqual([]);
     const [count] = await sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM cart_lines WHERE user_id = ${pusherId} AND NOT deleted AND amount = ${CART_LINE_MAX_AMOUNT}`;
     expect(count!.n).toBe(PUSH_MAX_ROWS);

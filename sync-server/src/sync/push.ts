@@ -51,7 +51,7 @@ export function pushPartition(caller: Caller | null, collection: SyncCollectionN
 
 /** What a push did, row by row (the push report, `pushReportSchema` of shared). */
 export interface PushOutcome {
-  /** The server's current document of every row it did not write exactly as sent. */
+  /** The server's current document of every row it did not write, or stored otherwise than sent. */
   documents: Replicated<SyncCollectionName>[];
   /** Rows not written because their assumed master state was outdated. */
   conflicts: string[];
@@ -82,9 +82,10 @@ export interface PushOptions {
 
 /**
  * RxDB's push: writes the rows whose assumed master state is still the server's, and returns the
- * server's current document for every row it did not write exactly as sent: a conflict (someone
- * changed the document since the client read it), or a row the server completed (the flight
- * summary refreshed, a review draft accepted or rejected). The client replaces its copy with it.
+ * server's current document for every row it did not write: a conflict (someone changed the
+ * document since the client read it) or a refused row, and a review draft it stored otherwise than
+ * sent (accepted or rejected). The client replaces its copy with it. What the server adds to a
+ * written favourite, cart line or preference comes with the change stream's echo (decision 027).
  * The outcome also names the conflicts and the refused rows with their reasons (the push report).
  *
  * All or nothing: the body is validated whole (shape with the shared schemas, size, ownership of
@@ -139,11 +140,11 @@ type OneStatementCollection = Exclude<WritableCollection, 'reviewDrafts'>;
 /**
  * A push to favourites, cart or preferences: the 017 migration's `sync_push` (the partition lock,
  * the flight check, conflict detection against the assumed master states and the writes, in push
- * order), then the documents of every pushed id read back (documents.ts, the same query as a
- * pull), in one transaction with the other pushes waiting for a slot (push-batches.ts, group
- * commit). The read runs after the function in the same transaction, under the partition lock: it
- * sees the push's writes and nobody else's, and a row not written (refused, conflict) is exactly
- * the master state the decision was made against.
+ * order), in one transaction with the other pushes waiting for a slot (push-batches.ts, group
+ * commit). Its answer names the rows it did not write; only their documents go back, read after
+ * the commit (decision 027): a written row is stored with the customer's fields as sent, and what
+ * the server adds to it (a favourite's time, the flight summary) reaches the device with the
+ * change stream's echo of the write, as it reaches the customer's other devices.
  */
 async function pushInOneStatement(
   sql: Sql,
@@ -154,42 +155,36 @@ async function pushInOneStatement(
   announcer: Announcer | undefined,
   slots: Slots,
 ): Promise<PushOutcome> {
-  const { decided, current } = await batchesOf(sql, announcer).run(
+  const { refused, conflicts } = await batchesOf(sql, announcer).run(
     {
       collection,
       partition,
       rows: rows.map((row) => functionRow(collection, row)),
-      ids: rows.map((row) => row.newDocumentState.id),
       perRow,
     },
     slots,
   );
-  const { refused, conflicts } = decided;
   // The function wrote nothing in that case; the push is refused whole, as `PUT /api/cart` would.
   if (refused.length > 0 && !perRow)
     throw new AppError(ErrorCode.NotFound, FLIGHT_NOT_FOUND, { flightIds: refused });
 
+  const unwritten = [...refused, ...conflicts];
+  if (announcer && unwritten.length < rows.length)
+    announcer.announce(`${COLLECTION_TABLES[collection]}:${partition}`);
+  // The server's state of each row not written, as it stands now: the one the decision was made
+  // against, or a later one, which RxDB takes the same way (the newest master wins).
+  const current =
+    unwritten.length > 0
+      ? await selectDocuments(sql, collection, partition, unwritten)
+      : new Map<string, Replicated<SyncCollectionName>>();
   const refusedIds = new Set(refused);
-  const conflictIds = new Set(conflicts);
   const outcome: PushOutcome = { documents: [], conflicts, rejected: [] };
-  const written: PushRow<WritableCollection>[] = [];
   for (const row of rows) {
     const id = row.newDocumentState.id;
+    // Not written; the client keeps its change and learns why, and what the server has.
+    if (refusedIds.has(id)) outcome.rejected.push({ id, reason: FLIGHT_NOT_FOUND });
     const master = current.get(id);
-    if (refusedIds.has(id)) {
-      // Not written; the client keeps its change and learns why, and what the server has.
-      outcome.rejected.push({ id, reason: FLIGHT_NOT_FOUND });
-      if (master) outcome.documents.push(master);
-    } else if (conflictIds.has(id)) {
-      if (master) outcome.documents.push(master);
-    } else written.push(row);
-  }
-  if (announcer && written.length > 0)
-    announcer.announce(`${COLLECTION_TABLES[collection]}:${partition}`);
-  // What the server kept of each written row; any difference from what was sent goes back.
-  for (const row of written) {
-    const stored = current.get(row.newDocumentState.id);
-    if (stored && !sameJson(stored, row.newDocumentState)) outcome.documents.push(stored);
+    if (master) outcome.documents.push(master);
   }
   return outcome;
 }
