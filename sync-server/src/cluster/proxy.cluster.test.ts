@@ -295,10 +295,16 @@ test('2. a favourite pushed through instance A reaches an SSE client of instance
     const answered = performance.now();
     expect(pushed.status).toBe(200);
     expect(pushed.headers.get(UPSTREAM_HEADER)).toBe(instance('a').address);
-    // The answer is what the server now holds of the pushed documents (its own flight summary).
-    const stored = (await pushed.json()) as { id: string; _deleted: boolean }[];
-    expect(stored.filter((doc) => doc.id === flightId && !doc._deleted)).toHaveLength(1);
+    // Written as sent: nothing in the answer (decision 027); the stored document, with the
+    // server's own flight summary, comes with the stream.
+    expect(await pushed.json()).toEqual([]);
     const event = await stream.waitFor(changesWith(flightId), 5_000);
+    const { documents } = JSON.parse(event.data) as {
+      documents: { id: string; airlineName: string; _deleted: boolean }[];
+    };
+    const stored = documents.find((doc) => doc.id === flightId);
+    expect(stored).toMatchObject({ _deleted: false });
+    expect(stored?.airlineName).not.toBe('Stale name');
     fromSent.push(Math.round(event.at - sent));
     fromAnswered.push(Math.round(event.at - answered));
   }
