@@ -1,10 +1,17 @@
-import { Subject, filter, firstValueFrom, map } from 'rxjs';
-import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import { BehaviorSubject, Subject, filter, firstValueFrom, map } from 'rxjs';
+import {
+  replicateRxCollection,
+  startReplicationOnLeaderShip,
+  type RxReplicationState,
+} from 'rxdb/plugins/replication';
 import {
   getAssumedMasterState,
+  getLastCheckpointDoc,
   getMetaWriteRow,
+  setCheckpoint,
   type RxReplicationPullStreamItem,
   type RxReplicationWriteToMasterRow,
+  type RxStorageInstanceReplicationState,
 } from 'rxdb';
 import {
   PUSH_MAX_ROWS,
@@ -28,6 +35,7 @@ import {
   startSnapshotLoad,
   type LoadedSnapshot,
 } from './snapshot.ts';
+import type { LocalCheckpoint } from './snapshot-protocol.ts';
 import type { SyncStatusStore } from './status.ts';
 import type { JournalDoc } from '../db/change-journal.ts';
 import {
@@ -279,7 +287,8 @@ export function startCollectionReplication(
       value instanceof SnapshotLoad
         ? value
         : db.multiInstance
-          ? startSnapshotLoad(transport, collection)
+          ? // Not written at once: the replication runs already, its go-ahead comes below.
+            startSnapshotLoad(transport, collection, null)
           : null;
     const internal = state.internalReplicationState;
     if (!load || !internal) {
@@ -312,9 +321,17 @@ export function startCollectionReplication(
     return stale !== null;
   }
 
+  /**
+   * A new device's catalogue: its snapshot is written into the empty replica as it downloads,
+   * and the replication starts once it is there (`startAfterSnapshot`).
+   */
+  const snapshotFirst =
+    SNAPSHOT_COLLECTIONS.has(collection) && firstPull !== undefined && db.multiInstance;
+
   const state = replicateRxCollection<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>({
     collection: db.collections[collection] as never,
     replicationIdentifier: `skyport-sync:${collection}:${context.partition ?? 'public'}`,
+    autoStart: !snapshotFirst,
     live: true,
     retryTime: retry.baseMs,
     // The app decides when to run; a hidden tab keeps syncing so that the data is fresh on return.
@@ -418,5 +435,61 @@ export function startCollectionReplication(
   });
 
   state.active$.subscribe((isActive) => status.setActive(collection, isActive));
+  /**
+   * Tells the replication's upstream that the local documents up to `written` (the snapshot's)
+   * are the server's. RxDB runs an upstream even for a collection it never pushes, and its first
+   * pass reads every document written since its checkpoint back, on the page, to compare it with
+   * what the server was last known to hold; without a checkpoint that is the whole snapshot. RxDB
+   * sets an upstream checkpoint of its own only for a push (`push.initialCheckpoint`, and a push
+   * would make it keep a state per pulled document), so it is written here as RxDB writes it
+   * (`setCheckpoint`), into the replication's meta storage (`metaInfoPromise`), if there is none.
+   */
+  async function skipUpstreamOf(written: LocalCheckpoint) {
+    const meta = await state.metaInfoPromise;
+    const metaInstance = await db.storage.createStorageInstance({
+      databaseName: db.name,
+      collectionName: meta.collectionName,
+      databaseInstanceToken: db.token,
+      multiInstance: db.multiInstance,
+      options: {},
+      schema: meta.schema,
+      password: db.password,
+      devMode: false,
+    });
+    try {
+      // What `setCheckpoint` reads of a replication's state; the key only names the revision.
+      const checkpoints = {
+        input: { metaInstance },
+        primaryPath: 'id',
+        checkpointQueue: Promise.resolve(),
+        lastCheckpointDoc: {},
+        events: { canceled: new BehaviorSubject(false) },
+        checkpointKey: Promise.resolve(db.token),
+      } as unknown as RxStorageInstanceReplicationState<SyncDoc<SyncCollectionName>>;
+      if ((await getLastCheckpointDoc(checkpoints, 'up')) === undefined)
+        await setCheckpoint(checkpoints, 'up', written);
+    } finally {
+      await metaInstance.close();
+    }
+  }
+
+  /**
+   * Starts the replication once the snapshot asked for in advance is in the replica (or could not
+   * be written at once: then the first pull gives the go-ahead, see `loadSnapshot`).
+   */
+  async function startAfterSnapshot() {
+    const value = await firstPull?.catch(() => undefined);
+    const loaded = value instanceof SnapshotLoad ? await value.writtenAtOnce() : null;
+    if (loaded) {
+      snapshot = loaded;
+      firstPull = undefined;
+      // Best effort: without it the upstream reads the documents back, nothing worse.
+      if (loaded.written) await skipUpstreamOf(loaded.written).catch(() => undefined);
+    }
+    state.autoStart = true;
+    await startReplicationOnLeaderShip(true, state);
+  }
+  if (snapshotFirst) void startAfterSnapshot();
+
   return { collection, state, stream };
 }

@@ -18,10 +18,15 @@ export interface SnapshotTarget {
 }
 
 export type SnapshotToWorker =
-  /** At once: how many documents a write takes. */
-  | { type: 'start'; bulkSize: number }
+  /**
+   * At once: how many documents a write takes, and where the replica is (`early`): the worker
+   * writes there as it downloads when the replica is empty, without waiting for the page.
+   */
+  | { type: 'start'; bulkSize: number; early?: SnapshotTarget }
   /** At once: where the worker downloads the snapshot from. */
   | { type: 'fetch'; url: string; headers: Record<string, string> }
+  /** The page's database is open: early writes may start (they would slow its opening). */
+  | { type: 'open' }
   /**
    * The replication has started and has no checkpoint (nothing was pulled yet): write, into this,
    * with `context` (the replication's own downstream writes' context).
@@ -36,8 +41,23 @@ export type SnapshotFromWorker =
       count: number;
       /** The snapshot's last document (stored like the others). */
       last: (Record<string, unknown> & { id: string; _deleted: boolean }) | null;
+      /**
+       * Written as it downloaded, into an empty replica, before the page's replication started
+       * (else after the page's go-ahead).
+       */
+      early: boolean;
+      /** The local checkpoint of the newest document written (RxDB's Dexie storage's). */
+      written: LocalCheckpoint | null;
     }
+  /** The replica was not empty: the worker waits for the page's go-ahead (`write`). */
+  | { type: 'waiting' }
   | { type: 'failed'; message: string; status?: number };
+
+/** A checkpoint of RxDB's Dexie storage (its `getChangedDocumentsSince`): a document's place. */
+export interface LocalCheckpoint {
+  id: string;
+  lwt: number;
+}
 
 /** The snapshot's last line. */
 export interface SnapshotTrailer {

@@ -1,5 +1,7 @@
 import type { DBCore, DBCoreGetManyRequest, DBCoreTable, Dexie, Middleware, Table } from 'dexie';
 import {
+  createRxSchema,
+  defaultHashSha256,
   getBroadcastChannelReference,
   removeBroadcastChannelReference,
   type BulkWriteRow,
@@ -11,7 +13,12 @@ import {
 } from 'rxdb';
 import { createRevision, now, randomToken } from 'rxdb/plugins/utils';
 import { getRxStorageDexie, RX_STORAGE_NAME_DEXIE } from 'rxdb/plugins/storage-dexie';
-import type { SnapshotFromWorker, SnapshotTarget, SnapshotTrailer } from './snapshot-protocol.ts';
+import type {
+  LocalCheckpoint,
+  SnapshotFromWorker,
+  SnapshotTarget,
+  SnapshotTrailer,
+} from './snapshot-protocol.ts';
 
 /**
  * Writes a collection's snapshot (`GET /api/sync/{collection}/snapshot`, newline-delimited JSON,
@@ -70,7 +77,24 @@ export interface SnapshotWriteOptions {
   dexie?: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange };
   /** Whether RxDB elsewhere (the page) hears of the writes (default true). */
   multiInstance?: boolean;
+  /**
+   * The replica, known before the page's replication starts: written as the snapshot downloads
+   * when it is empty and `claim` grants it (else the writes wait for `confirmed`).
+   */
+  early?: SnapshotTarget;
+  /**
+   * Claims the right to write the replica at once: a release, or null when another writer (the
+   * worker of another tab) has it. Without it the claim is granted.
+   */
+  claim?: () => Promise<(() => void) | null>;
+  /** Called when the writes wait for the page's go-ahead after all (see `early`). */
+  onWaiting?: () => void;
+  /** Early writes wait for this: the page's database is open. */
+  pageOpen?: Promise<void>;
 }
+
+/** The context of early writes (no replication of the page runs yet to tell them apart). */
+const EARLY_CONTEXT = 'skyport-snapshot';
 
 /** The lines of a byte stream, as they complete. */
 async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -187,6 +211,8 @@ async function openTarget(target: SnapshotTarget, options: SnapshotWriteOptions)
     instance,
     token,
     known,
+    /** The newest document written (its local checkpoint), see `writeBulk`. */
+    newest: null as LocalCheckpoint | null,
     collectionName: target.collectionName,
     context: 'skyport-snapshot',
     /** The last notice, once every write is done (see above). */
@@ -213,12 +239,25 @@ async function openTarget(target: SnapshotTarget, options: SnapshotWriteOptions)
 
 type Target = Awaited<ReturnType<typeof openTarget>>;
 
+/**
+ * The replica as the page's RxDB opens it, from the collection's schema as the app defines it
+ * (db/schemas.ts): with RxDB's own fields and indexes, which make its table in IndexedDB.
+ */
+export function asOpened(target: SnapshotTarget): SnapshotTarget {
+  const schema = createRxSchema(target.schema as RxJsonSchema<unknown>, defaultHashSha256, false);
+  return { ...target, schema: schema.jsonSchema };
+}
+
 /** Writes one bulk; a document already stored (an earlier, interrupted load) is replaced. */
 async function writeBulk(into: Target, docs: Doc[]): Promise<void> {
   const { instance, token, known, context } = into;
   let pending: BulkWriteRow<Doc>[] = docs.map((doc) => ({
     document: { ...doc, _meta: { lwt: now() }, _rev: createRevision(token), _attachments: {} },
   }));
+  // RxDB's `now()` only grows: the last document of the latest bulk made is the newest.
+  const last = pending.at(-1)?.document;
+  if (last && (into.newest === null || last._meta.lwt > into.newest.lwt))
+    into.newest = { id: last.id, lwt: last._meta.lwt };
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 3) throw new SnapshotError('the local database kept refusing the snapshot');
     const result = await instance.bulkWrite(pending, context);
@@ -252,15 +291,40 @@ function take(queue: Map<string, Doc>, count: number): Doc[] {
 export async function writeSnapshot(options: SnapshotWriteOptions): Promise<SnapshotFromWorker> {
   const { bulkSize, confirmed } = options;
   let into: Target | undefined;
+  let release: (() => void) | null = null;
+  let early = false;
   try {
-    // Writes wait for the page's go-ahead (the download and the parsing do not).
+    // Writes start once the replica is known to be empty, or on the page's go-ahead (the download
+    // and the parsing do not wait).
     let writer: Target | undefined;
-    const ready = confirmed.then(async (page) => {
+    const ready = (async () => {
+      if (options.early) {
+        await options.pageOpen;
+        release = options.claim ? await options.claim() : () => undefined;
+        if (release) {
+          into = await openTarget(options.early, options);
+          into.context = EARLY_CONTEXT;
+          await into.readKeys();
+          if (into.known.size === 0) {
+            early = true;
+            writer = into;
+            return;
+          }
+          // Not a new replica: what it holds may be newer than the snapshot, the page decides.
+          const opened = into;
+          into = undefined;
+          await opened.close();
+          release();
+          release = null;
+        }
+        options.onWaiting?.();
+      }
+      const page = await confirmed;
       into = await openTarget(page, options);
       into.context = page.context;
       await into.readKeys();
       writer = into;
-    });
+    })();
     ready.catch(() => undefined);
     const stream = await options.body;
 
@@ -334,7 +398,14 @@ export async function writeSnapshot(options: SnapshotWriteOptions): Promise<Snap
     if (failure !== undefined) throw failure;
     writer!.notifyAll(writer!.context);
     await writer!.close();
-    return { type: 'done', checkpoint: trailer.checkpoint, count, last };
+    return {
+      type: 'done',
+      checkpoint: trailer.checkpoint,
+      count,
+      last,
+      early,
+      written: writer!.newest,
+    };
   } catch (error) {
     // What was written stays (the pulls compare it), and the page's queries must see it.
     into?.notifyAll(into.context);
@@ -344,5 +415,7 @@ export async function writeSnapshot(options: SnapshotWriteOptions): Promise<Snap
       message: error instanceof Error ? error.message : String(error),
       status: error instanceof SnapshotError ? error.status : undefined,
     };
+  } finally {
+    (release as (() => void) | null)?.();
   }
 }

@@ -6,9 +6,16 @@ import type { SkyportDatabase } from '../db/database.ts';
 import { flightDoc } from '../db/test-docs.ts';
 import { createSyncEngine, type SyncEngine } from './engine.ts';
 import type { SyncTransport } from './http.ts';
-import type { SnapshotFromWorker, SnapshotTarget, SnapshotToWorker } from './snapshot-protocol.ts';
+import { getLastCheckpointDoc, type RxStorageInstanceReplicationState } from 'rxdb';
+import { rxSchemaOf } from '../db/schemas.ts';
+import type {
+  LocalCheckpoint,
+  SnapshotFromWorker,
+  SnapshotTarget,
+  SnapshotToWorker,
+} from './snapshot-protocol.ts';
 import { SnapshotLoad } from './snapshot.ts';
-import { writeSnapshot } from './snapshot-writer.ts';
+import { asOpened, writeSnapshot } from './snapshot-writer.ts';
 import { startTestServer, type TestServer } from './test-server.ts';
 import { openTestDatabase } from '../test/test-device.ts';
 
@@ -51,6 +58,11 @@ async function openDatabase(name: string, multiInstance = false) {
   const db = await openTestDatabase({ name, multiInstance });
   opened.push({ db });
   return db;
+}
+
+/** The replica as the page knows it before RxDB has loaded (sync/snapshot.ts). */
+function earlyTargetOf(db: SkyportDatabase): SnapshotTarget {
+  return { databaseName: db.name, collectionName: 'flights', schema: rxSchemaOf('flights') };
 }
 
 function targetOf(db: SkyportDatabase): SnapshotTarget & { context: string } {
@@ -99,6 +111,7 @@ function inThreadWorker(): Worker {
     onmessage: null as ((event: MessageEvent<SnapshotFromWorker>) => void) | null,
     onerror: null,
     postMessage(message: SnapshotToWorker) {
+      const answer = (data: SnapshotFromWorker) => worker.onmessage?.({ data } as MessageEvent);
       if (message.type === 'start') {
         void writeSnapshot({
           bulkSize: message.bulkSize,
@@ -106,7 +119,9 @@ function inThreadWorker(): Worker {
           confirmed,
           dexie,
           multiInstance: false,
-        }).then((answer) => worker.onmessage?.({ data: answer } as MessageEvent));
+          early: message.early && asOpened(message.early),
+          onWaiting: () => answer({ type: 'waiting' }),
+        }).then(answer);
       } else if (message.type === 'fetch')
         void fetch(message.url, { headers: message.headers }).then((r) => resolveBody(r.body!));
       else if (message.type === 'write') confirm({ ...message.target, context: message.context });
@@ -211,6 +226,114 @@ test('a replica that holds documents waits for the go-ahead; stored documents ar
     false,
   );
   expect(stored[0]?.priceCents).toBe(first!.priceCents);
+});
+
+/** The server's flights as stored locally, read from the storage (the page's RxDB may not have heard). */
+async function storedDocs(db: SkyportDatabase) {
+  const ids = (await pulledFlights()).map((doc) => String(doc.id));
+  return db.collections.flights.storageInstance.findDocumentsById(ids, true);
+}
+
+/** The newest document of the local table: the one RxDB's upstream would read last. */
+async function newestStored(db: SkyportDatabase): Promise<LocalCheckpoint> {
+  const newest = (await storedDocs(db)).reduce((a, b) => (b._meta.lwt > a._meta.lwt ? b : a));
+  return { id: newest.id, lwt: newest._meta.lwt };
+}
+
+test('an empty replica takes the snapshot at once, without the go-ahead', async () => {
+  const db = await openDatabase(`snapshot-${randomUUID()}`);
+  const waiting: string[] = [];
+  const answer = await writeSnapshot({
+    bulkSize: 7,
+    body: snapshotBody(),
+    confirmed: new Promise(() => undefined),
+    early: asOpened(earlyTargetOf(db)),
+    onWaiting: () => waiting.push('waiting'),
+    dexie,
+    multiInstance: false,
+  });
+  expect(waiting).toEqual([]);
+  expect(answer).toMatchObject({ type: 'done', count: 30, early: true });
+  expect(await db.collections.flights.count().exec()).toBe(30);
+  // Where the replication's upstream is told to start (replication.ts `skipUpstreamOf`).
+  expect(answer.type === 'done' && answer.written).toEqual(await newestStored(db));
+});
+
+test('the worker opens the replica with the schema the page opens it with', async () => {
+  const db = await openDatabase(`snapshot-${randomUUID()}`);
+  expect(asOpened(earlyTargetOf(db)).schema).toEqual(db.collections.flights.schema.jsonSchema);
+});
+
+test('a replica that holds documents, or another writer, is not written at once', async () => {
+  const db = await openDatabase(`snapshot-${randomUUID()}`);
+  const [first] = await pulledFlights();
+  await db.collections.flights.insert({ ...flightDoc(), ...first, priceCents: 1 } as never);
+  for (const claim of [undefined, () => Promise.resolve(null)]) {
+    const waiting: string[] = [];
+    let goAhead!: (target: SnapshotTarget & { context: string }) => void;
+    const writing = writeSnapshot({
+      bulkSize: 7,
+      body: snapshotBody(),
+      confirmed: new Promise((resolve) => (goAhead = resolve)),
+      early: asOpened(earlyTargetOf(db)),
+      claim,
+      onWaiting: () => waiting.push('waiting'),
+      dexie,
+      multiInstance: false,
+    });
+    await expect.poll(() => waiting).toEqual(['waiting']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The first time the replica held one flight; the second, the go-ahead's 30.
+    expect(await storedDocs(db)).toHaveLength(claim ? 30 : 1);
+    goAhead(targetOf(db));
+    expect(await writing).toMatchObject({ type: 'done', count: 30, early: false });
+  }
+});
+
+test('a new device: the snapshot is written before the replication starts, which reads none of it back', async () => {
+  const db = await openDatabase(`snapshot-${randomUUID()}`, true);
+  const load = new SnapshotLoad(
+    inThreadWorker(),
+    'flights',
+    {
+      url: `${server.url}/api/sync/flights/snapshot`,
+      headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) },
+    },
+    earlyTargetOf(db),
+  );
+  const engine = createSyncEngine({
+    db,
+    transport: transport(),
+    retry: { baseMs: 50, maxMs: 200 },
+    initiallyOnline: true,
+    firstPulls: { flights: Promise.resolve(load) },
+  });
+  // What RxDB's upstream reads back of the local documents: its first pass asks for the changes
+  // since its checkpoint, a query in the order of the writes (`_meta.lwt`).
+  const storage = db.collections.flights.storageInstance;
+  const query = storage.query.bind(storage);
+  let readBack = 0;
+  storage.query = async (prepared) => {
+    const result = await query(prepared);
+    if (JSON.stringify(prepared.query.sort).includes('_meta.lwt'))
+      readBack += result.documents.length;
+    return result;
+  };
+  opened[opened.length - 1]!.engine = engine;
+  engine.start();
+  const replication = engine.replication('flights')!;
+  await replication.state.awaitInitialReplication();
+  expect(await db.collections.flights.count().exec()).toBe(30);
+  const flightPulls = requested.filter((path) => path.startsWith('/api/sync/flights/pull'));
+  expect(flightPulls).toHaveLength(1);
+  expect(flightPulls[0]).toMatch(/revision=/);
+  // The upstream started after the snapshot's newest document: it read none back.
+  expect(readBack).toBe(0);
+  const checkpoints = {
+    input: { metaInstance: replication.state.metaInstance },
+    lastCheckpointDoc: {},
+  } as unknown as RxStorageInstanceReplicationState<never>;
+  expect(await getLastCheckpointDoc(checkpoints, 'up')).toEqual(await newestStored(db));
 });
 
 test('a snapshot is refused when cut short, or when it is of another collection', async () => {

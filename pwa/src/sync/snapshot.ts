@@ -1,7 +1,14 @@
 import type { ReplicationCheckpoint, SyncCollectionName } from '@skyport/shared';
 import type { SkyportDatabase } from '../db/database.ts';
+import { DEFAULT_DATABASE_NAME } from '../db/database-name.ts';
+import { rxSchemaOf } from '../db/schemas.ts';
 import { syncHeaders, type SyncTransport } from './http.ts';
-import type { SnapshotFromWorker, SnapshotToWorker } from './snapshot-protocol.ts';
+import type {
+  LocalCheckpoint,
+  SnapshotFromWorker,
+  SnapshotTarget,
+  SnapshotToWorker,
+} from './snapshot-protocol.ts';
 
 /**
  * A device's first copy of the catalogue, in one download written off the main thread
@@ -13,9 +20,13 @@ import type { SnapshotFromWorker, SnapshotToWorker } from './snapshot-protocol.t
  * of main thread; the page now only reads a few notices of the worker's writes.
  *
  * The page starts the worker as soon as it asks for the catalogue (`requestFirstPull`, before the
- * data layer's code has loaded); the worker downloads the snapshot and parses it as it comes
- * while the page opens its database, and writes once the replication has started and found no
- * checkpoint (`writeInto`, see sync/snapshot-writer.ts). No byte of it passes through the page.
+ * data layer's code has loaded); the worker downloads the snapshot and writes it as it comes,
+ * into the replica's table in IndexedDB, while the page opens its database. The page starts the
+ * collection's replication once it is written, from the snapshot's checkpoints
+ * (`writtenAtOnce`, replication.ts). A replica that is not empty (an earlier load broke off, say)
+ * may hold newer documents than the snapshot: then the worker writes only on the go-ahead of the
+ * replication that found no checkpoint (`writeInto`, see sync/snapshot-writer.ts). No byte of it
+ * passes through the page.
  *
  * Without workers (tests in Node), without a multi-instance database (the page's RxDB would not
  * hear of the worker's writes), or when the snapshot fails (an older server, offline, storage
@@ -38,29 +49,45 @@ export interface LoadedSnapshot {
   count: number;
   /** The snapshot's last document, already stored. */
   last: (Record<string, unknown> & { id: string; _deleted: boolean }) | null;
+  /** Where the newest document written is in the local table (null: none written). */
+  written: LocalCheckpoint | null;
 }
 
 /** A snapshot being downloaded by its worker, to be written into the local database. */
 export class SnapshotLoad {
   private readonly worker: Worker;
+  /** The worker's first answer: written, failed, or waiting for the go-ahead. */
+  private readonly first: Promise<SnapshotFromWorker>;
+  /** The worker's last answer: written or failed. */
   private readonly answer: Promise<SnapshotFromWorker>;
+  private settleFirst!: (answer: SnapshotFromWorker) => void;
   private settle!: (answer: SnapshotFromWorker) => void;
-  private readonly unused: ReturnType<typeof setTimeout>;
+  private unused: ReturnType<typeof setTimeout>;
   private disposed = false;
+  /** Whether the worker may write at once (it knows where the replica is). */
+  private readonly early: boolean;
 
   constructor(
     worker: Worker,
     readonly collection: SyncCollectionName,
     request: { url: string; headers: Record<string, string> },
+    early?: SnapshotTarget,
   ) {
     this.worker = worker;
+    this.early = early !== undefined;
+    this.first = new Promise((resolve) => (this.settleFirst = resolve));
     this.answer = new Promise((resolve) => (this.settle = resolve));
-    worker.onmessage = (event: MessageEvent<SnapshotFromWorker>) => this.settle(event.data);
+    worker.onmessage = (event: MessageEvent<SnapshotFromWorker>) => {
+      this.settleFirst(event.data);
+      if (event.data.type !== 'waiting') this.settle(event.data);
+    };
     worker.onerror = (event) => {
       event.preventDefault();
-      this.settle({ type: 'failed', message: event.message || 'the snapshot worker failed' });
+      const failed = { type: 'failed', message: event.message || 'the snapshot worker failed' };
+      this.settleFirst(failed as SnapshotFromWorker);
+      this.settle(failed as SnapshotFromWorker);
     };
-    this.post({ type: 'start', bulkSize: SNAPSHOT_BULK });
+    this.post({ type: 'start', bulkSize: SNAPSHOT_BULK, early });
     // The worker downloads it. A body the page fetched and handed over (a transferred stream)
     // came through the page's main thread chunk by chunk (5.4 MB once decompressed at 10,000
     // flights), and with DevTools attached (the bench's browser) the page also kept and decoded
@@ -71,6 +98,26 @@ export class SnapshotLoad {
 
   private post(message: SnapshotToWorker) {
     this.worker.postMessage(message);
+  }
+
+  /**
+   * The snapshot as the worker wrote it into an empty replica without waiting for the page; null
+   * when it did not (the replica was not empty: `writeInto` then, or it failed: the ordinary
+   * pulls do everything).
+   */
+  async writtenAtOnce(): Promise<LoadedSnapshot | null> {
+    if (!this.early) return null;
+    clearTimeout(this.unused);
+    if (!this.disposed) this.post({ type: 'open' });
+    const answer = await this.first;
+    if (answer.type === 'waiting') {
+      // Nobody may give the go-ahead (another tab leads): dropped after a while, as before.
+      if (!this.disposed) this.unused = setTimeout(() => this.dispose(), UNUSED_MS);
+      return null;
+    }
+    this.dispose();
+    if (answer.type !== 'done' || !answer.early) return null;
+    return toLoaded(answer);
   }
 
   /**
@@ -101,8 +148,7 @@ export class SnapshotLoad {
     });
     const answer = await this.answer;
     this.dispose();
-    if (answer.type !== 'done') return null;
-    return { checkpoint: answer.checkpoint, count: answer.count, last: answer.last };
+    return answer.type === 'done' ? toLoaded(answer) : null;
   }
 
   /** Stops the worker (nothing more is written). */
@@ -111,8 +157,15 @@ export class SnapshotLoad {
     this.disposed = true;
     clearTimeout(this.unused);
     this.worker.terminate();
-    this.settle({ type: 'failed', message: 'stopped' });
+    const stopped = { type: 'failed', message: 'stopped' } as const;
+    this.settleFirst(stopped);
+    this.settle(stopped);
   }
+}
+
+function toLoaded(answer: Extract<SnapshotFromWorker, { type: 'done' }>): LoadedSnapshot {
+  const { checkpoint, count, last, written } = answer;
+  return { checkpoint, count, last, written };
 }
 
 /**
@@ -122,6 +175,8 @@ export class SnapshotLoad {
 export function startSnapshotLoad(
   transport: SyncTransport,
   collection: SyncCollectionName,
+  /** The replica's database, written at once when empty (null: only on the go-ahead). */
+  databaseName: string | null = DEFAULT_DATABASE_NAME,
 ): SnapshotLoad | null {
   if (!SNAPSHOT_COLLECTIONS.has(collection)) return null;
   if (typeof Worker === 'undefined' || typeof location === 'undefined') return null;
@@ -138,8 +193,16 @@ export function startSnapshotLoad(
   } catch {
     return null;
   }
-  return new SnapshotLoad(worker, collection, {
-    url: new URL(`${transport.baseUrl}/sync/${collection}/snapshot`, location.href).href,
-    headers: syncHeaders(transport),
-  });
+  return new SnapshotLoad(
+    worker,
+    collection,
+    {
+      url: new URL(`${transport.baseUrl}/sync/${collection}/snapshot`, location.href).href,
+      headers: syncHeaders(transport),
+    },
+    // The worker fills in RxDB's own fields (it has RxDB; the page has not loaded it yet).
+    databaseName === null
+      ? undefined
+      : { databaseName, collectionName: collection, schema: rxSchemaOf(collection) },
+  );
 }
