@@ -479,7 +479,7 @@ export function startCollectionReplication(
    */
   async function startAfterSnapshot() {
     const value = await firstPull?.catch(() => undefined);
-    const loaded = value instanceof SnapshotLoad ? await value.writtenAtOnce() : null;
+    const loaded = value instanceof SnapshotLoad ? await value.writtenAtOnce(db.name) : null;
     if (loaded) {
       snapshot = loaded;
       firstPull = undefined;

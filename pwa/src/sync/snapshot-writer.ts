@@ -89,7 +89,10 @@ export interface SnapshotWriteOptions {
   claim?: () => Promise<(() => void) | null>;
   /** Called when the writes wait for the page's go-ahead after all (see `early`). */
   onWaiting?: () => void;
-  /** Early writes wait for this: the page's database is open. */
+  /**
+   * Early writes wait for this: the page's database is open (they would slow its opening). A
+   * go-ahead that comes first (`confirmed`, which names the replica itself) ends the early path.
+   */
   pageOpen?: Promise<void>;
 }
 
@@ -298,8 +301,13 @@ export async function writeSnapshot(options: SnapshotWriteOptions): Promise<Snap
     // and the parsing do not wait).
     let writer: Target | undefined;
     const ready = (async () => {
-      if (options.early) {
-        await options.pageOpen;
+      const openFirst =
+        options.early !== undefined &&
+        (await Promise.race([
+          (options.pageOpen ?? Promise.resolve()).then(() => true),
+          confirmed.then(() => false),
+        ]));
+      if (options.early && openFirst) {
         release = options.claim ? await options.claim() : () => undefined;
         if (release) {
           into = await openTarget(options.early, options);

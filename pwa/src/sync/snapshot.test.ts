@@ -290,6 +290,25 @@ test('a replica that holds documents, or another writer, is not written at once'
   }
 });
 
+test('a go-ahead before the page said its database is open writes where the go-ahead says', async () => {
+  const db = await openDatabase(`snapshot-${randomUUID()}`);
+  const elsewhere = `snapshot-elsewhere-${randomUUID()}`;
+  const answer = await writeSnapshot({
+    bulkSize: 7,
+    body: snapshotBody(),
+    confirmed: Promise.resolve(targetOf(db)),
+    early: asOpened({ ...earlyTargetOf(db), databaseName: elsewhere }),
+    pageOpen: new Promise(() => undefined),
+    dexie,
+    multiInstance: false,
+  });
+  expect(answer).toMatchObject({ type: 'done', count: 30, early: false });
+  expect(await storedDocs(db)).toHaveLength(30);
+  // The early replica was not even opened.
+  const names = (await indexedDB.databases()).map((database) => database.name ?? '');
+  expect(names.some((name) => name.includes(elsewhere))).toBe(false);
+});
+
 test('a new device: the snapshot is written before the replication starts, which reads none of it back', async () => {
   const db = await openDatabase(`snapshot-${randomUUID()}`, true);
   const load = new SnapshotLoad(

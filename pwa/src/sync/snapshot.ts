@@ -64,8 +64,8 @@ export class SnapshotLoad {
   private settle!: (answer: SnapshotFromWorker) => void;
   private unused: ReturnType<typeof setTimeout>;
   private disposed = false;
-  /** Whether the worker may write at once (it knows where the replica is). */
-  private readonly early: boolean;
+  /** Where the worker may write at once (none: only on the go-ahead). */
+  private readonly early: SnapshotTarget | undefined;
 
   constructor(
     worker: Worker,
@@ -74,7 +74,7 @@ export class SnapshotLoad {
     early?: SnapshotTarget,
   ) {
     this.worker = worker;
-    this.early = early !== undefined;
+    this.early = early;
     this.first = new Promise((resolve) => (this.settleFirst = resolve));
     this.answer = new Promise((resolve) => (this.settle = resolve));
     worker.onmessage = (event: MessageEvent<SnapshotFromWorker>) => {
@@ -101,12 +101,13 @@ export class SnapshotLoad {
   }
 
   /**
-   * The snapshot as the worker wrote it into an empty replica without waiting for the page; null
-   * when it did not (the replica was not empty: `writeInto` then, or it failed: the ordinary
-   * pulls do everything).
+   * Tells the worker that the page's database `databaseName` is open, and resolves with the
+   * snapshot as the worker wrote it into its empty replica; null when it did not (another
+   * database, or the replica was not empty: `writeInto` then; or it failed: the ordinary pulls do
+   * everything).
    */
-  async writtenAtOnce(): Promise<LoadedSnapshot | null> {
-    if (!this.early) return null;
+  async writtenAtOnce(databaseName: string): Promise<LoadedSnapshot | null> {
+    if (this.early?.databaseName !== databaseName) return null;
     clearTimeout(this.unused);
     if (!this.disposed) this.post({ type: 'open' });
     const answer = await this.first;
