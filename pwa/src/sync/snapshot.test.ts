@@ -99,6 +99,17 @@ async function storedFlights(db: SkyportDatabase) {
   return docs.map((doc) => doc.toJSON());
 }
 
+/** The sync engine of a new device whose catalogue's first pull is `load`. */
+function engineWithSnapshot(db: SkyportDatabase, load: SnapshotLoad): SyncEngine {
+  return createSyncEngine({
+    db,
+    transport: transport(),
+    retry: { baseMs: 50, maxMs: 200 },
+    initiallyOnline: true,
+    firstPulls: { flights: Promise.resolve(load) },
+  });
+}
+
 /** The worker's side of the protocol, in this thread (sync/snapshot.worker.ts does the same). */
 function inThreadWorker(): Worker {
   let resolveBody!: (body: ReadableStream<Uint8Array>) => void;
@@ -155,13 +166,7 @@ test("the snapshot is the replication's first pull; the pulls go on from its che
     url: `${server.url}/api/sync/flights/snapshot`,
     headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) },
   });
-  const engine = createSyncEngine({
-    db,
-    transport: transport(),
-    retry: { baseMs: 50, maxMs: 200 },
-    initiallyOnline: true,
-    firstPulls: { flights: Promise.resolve(load) },
-  });
+  const engine = engineWithSnapshot(db, load);
   opened[opened.length - 1]!.engine = engine;
   engine.start();
   const replication = engine.replication('flights')!;
@@ -320,13 +325,7 @@ test('a new device: the snapshot is written before the replication starts, which
     },
     earlyTargetOf(db),
   );
-  const engine = createSyncEngine({
-    db,
-    transport: transport(),
-    retry: { baseMs: 50, maxMs: 200 },
-    initiallyOnline: true,
-    firstPulls: { flights: Promise.resolve(load) },
-  });
+  const engine = engineWithSnapshot(db, load);
   // What RxDB's upstream reads back of the local documents: its first pass asks for the changes
   // since its checkpoint, a query in the order of the writes (`_meta.lwt`).
   const storage = db.collections.flights.storageInstance;
