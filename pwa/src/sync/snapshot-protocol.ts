@@ -20,7 +20,7 @@ export interface SnapshotTarget {
 export type SnapshotToWorker =
   /**
    * At once: how many documents a write takes, and where the replica is (`early`): the worker
-   * writes there as it downloads when the replica is empty, without waiting for the page.
+   * writes there as it downloads when the replica is empty, without waiting for the replication.
    */
   | { type: 'start'; bulkSize: number; early?: SnapshotTarget }
   /** At once: where the worker downloads the snapshot from. */
@@ -49,7 +49,10 @@ export type SnapshotFromWorker =
       /** The local checkpoint of the newest document written (RxDB's Dexie storage's). */
       written: LocalCheckpoint | null;
     }
-  /** The replica was not empty: the worker waits for the page's go-ahead (`write`). */
+  /**
+   * The replica was not empty, or another tab's worker writes it: the worker waits for the page's
+   * go-ahead (`write`).
+   */
   | { type: 'waiting' }
   | { type: 'failed'; message: string; status?: number };
 
