@@ -33,15 +33,16 @@ import type {
  * notice carries its last document only, and the last one (`notify` at the end) the last
  * `noticeEvents` documents: more changes than RxDB's change buffer holds, so that every query of
  * the collection is run again rather than updated change by change (the page has no flight of
- * its own to update: the replica was empty). The notices carry the context of the replication's
- * own downstream writes (`confirmed.context`): RxDB's upstream, which runs even for a collection
- * that is never pushed, takes their checkpoint (the newest document's) and passes over the
- * documents, instead of reading each one back and comparing it with what the server has.
+ * its own to update: the replica was empty).
  *
- * The snapshot is read (and parsed) as it downloads, while the page opens its database; it is
- * written once the page's replication has started and found no checkpoint (`confirmed`), which
- * names the collection, its schema and the context. (Written before, the documents would be
- * read back by the replication's upstream, in the page, one by one.)
+ * The snapshot is read (and parsed) as it downloads, while the page opens its database. Into an
+ * empty replica (`early`) it is written as it comes once the page's database is open; the page
+ * starts the collection's replication afterwards, its upstream after the newest document written
+ * (decision 028). Into a replica that holds documents it is written once the page's replication
+ * has started and found no checkpoint (`confirmed`, which names the collection, its schema and
+ * the context of the replication's own downstream writes): the notices carry that context, so
+ * RxDB's upstream, which runs even for a collection that is never pushed, takes their checkpoint
+ * and passes over the documents instead of reading each one back.
  */
 
 type Doc = Record<string, unknown> & { id: string; _deleted: boolean };
@@ -95,9 +96,6 @@ export interface SnapshotWriteOptions {
    */
   pageOpen?: Promise<void>;
 }
-
-/** The context of early writes (no replication of the page runs yet to tell them apart). */
-const EARLY_CONTEXT = 'skyport-snapshot';
 
 /** The lines of a byte stream, as they complete. */
 async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -217,6 +215,7 @@ async function openTarget(target: SnapshotTarget, options: SnapshotWriteOptions)
     /** The newest document written (its local checkpoint), see `writeBulk`. */
     newest: null as LocalCheckpoint | null,
     collectionName: target.collectionName,
+    /** The writes' context: the go-ahead's, else this (no replication of the page runs yet). */
     context: 'skyport-snapshot',
     /** The last notice, once every write is done (see above). */
     notifyAll(context: string) {
@@ -311,7 +310,6 @@ export async function writeSnapshot(options: SnapshotWriteOptions): Promise<Snap
         release = options.claim ? await options.claim() : () => undefined;
         if (release) {
           into = await openTarget(options.early, options);
-          into.context = EARLY_CONTEXT;
           await into.readKeys();
           if (into.known.size === 0) {
             early = true;

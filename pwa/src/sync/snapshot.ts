@@ -83,9 +83,12 @@ export class SnapshotLoad {
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      const failed = { type: 'failed', message: event.message || 'the snapshot worker failed' };
-      this.settleFirst(failed as SnapshotFromWorker);
-      this.settle(failed as SnapshotFromWorker);
+      const failed: SnapshotFromWorker = {
+        type: 'failed',
+        message: event.message || 'the snapshot worker failed',
+      };
+      this.settleFirst(failed);
+      this.settle(failed);
     };
     this.post({ type: 'start', bulkSize: SNAPSHOT_BULK, early });
     // The worker downloads it. A body the page fetched and handed over (a transferred stream)
