@@ -2,11 +2,12 @@ import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Layout } from '../ui/layout.tsx';
 import type { SyncStatus as BadgeStatus } from '../ui/status-badges.tsx';
-import type { SyncPhase } from '../sync/status.ts';
+import type { SyncPhase, SyncStatus } from '../sync/status.ts';
 import { Loader } from '../ui/loader.tsx';
 import { setApiNavigator } from '../api/api-client.ts';
 import { useCart } from '../features/cart/data/cart.ts';
-import { useSyncStatus } from '../data/provider.tsx';
+import { useSyncStatusPart } from '../data/provider.tsx';
+import { shallowEqual } from '../lib/equal.ts';
 import { useChangeStates } from '../data/change-states.ts';
 import { ThemePreferenceSync } from '../features/preferences/components/theme-preference-sync.tsx';
 import { PriceDropWatch } from '../features/favourites/components/price-drop-watch.tsx';
@@ -19,11 +20,22 @@ const SYNC_BADGE: Record<SyncPhase, BadgeStatus> = {
   error: 'error',
 };
 
+// The frame shows the sync phase to a signed-in user only: a guest's frame ignores its changes.
+interface FrameSync {
+  phase: BadgeStatus | null;
+  unsent: number | null;
+}
+const badgeOfUser = ({ phase, unsent }: SyncStatus): FrameSync => ({
+  phase: SYNC_BADGE[phase],
+  unsent,
+});
+const badgeOfGuest = ({ unsent }: SyncStatus): FrameSync => ({ phase: null, unsent });
+
 /** Composes the page frame with the session, the cart count and the current route. */
 export function RootLayout() {
   const user = useCurrentUser();
   const cart = useCart();
-  const sync = useSyncStatus();
+  const sync = useSyncStatusPart(user ? badgeOfUser : badgeOfGuest, shallowEqual);
   const changes = useChangeStates();
   const navigate = useNavigate();
   const location = useLocation();
@@ -43,7 +55,7 @@ export function RootLayout() {
       email={user?.email ?? null}
       avatarUrl={user?.image ?? null}
       cartCount={cart?.count ?? 0}
-      syncStatus={user ? SYNC_BADGE[sync.phase] : null}
+      syncStatus={sync.phase}
       unsentChanges={sync.unsent}
       changesNeedingAttention={changes.refused.length + changes.conflicts.length}
     >

@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
-import { Suspense, act, use } from 'react';
+import { Profiler, Suspense, act, use } from 'react';
 import { createRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, expect, test } from 'vitest';
 import { createStore } from '../lib/store.ts';
 import type { LocalData } from './local-data.ts';
 import type { LocalDataSource } from './local-data-source.ts';
-import { LocalDataProvider, useLocalDataIfOpen } from './provider.tsx';
+import { createSyncStatusStore } from '../sync/status.ts';
+import { LocalDataProvider, useCatalogueFreshness, useLocalDataIfOpen } from './provider.tsx';
 
 /** How the page frame and the home page see the data layer open (data/provider.tsx). */
 
@@ -85,4 +86,40 @@ test('the prerendered page (and its hydration) is made without the data layer', 
     </LocalDataProvider>,
   );
   expect(html).toContain('not open');
+});
+
+test("a reader of the prices' freshness renders again only when the freshness changes", () => {
+  // Each pull's start and end change the sync status; the home page reads only the freshness,
+  // and rendered whole at every change while the catalogue synced (docs/architecture.md §4.7).
+  const status = createSyncStatusStore(true);
+  const { source, open } = manualSource();
+  open({ db: {}, engine: { status } } as unknown as LocalData);
+  function FreshnessReader() {
+    const freshness = useCatalogueFreshness();
+    return <span>{freshness?.asOf ?? 'unknown'}</span>;
+  }
+  let renders = 0;
+  const container = document.createElement('div');
+  const root = createRoot(container);
+  act(() =>
+    root.render(
+      <LocalDataProvider source={source}>
+        <Profiler id="freshness" onRender={() => (renders += 1)}>
+          <FreshnessReader />
+        </Profiler>
+      </LocalDataProvider>,
+    ),
+  );
+  unmounts.push(() => root.unmount());
+  const before = renders;
+  act(() =>
+    status.reportError('airlines', { message: 'down', offline: false, updateRequired: false }),
+  );
+  act(() => status.reportSuccess('airlines'));
+  act(() => status.reportUnsent('cart', 2));
+  expect(status.getSnapshot().unsent).toBe(2);
+  expect(renders).toBe(before);
+  act(() => status.restoreCatalogueFreshAt(1_000));
+  expect(renders).toBe(before + 1);
+  expect(container.textContent).toBe('1000');
 });

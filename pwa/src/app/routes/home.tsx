@@ -1,6 +1,6 @@
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { messages, type CatalogQuery } from '@skyport/shared';
+import { messages, type CatalogQuery, type Flight } from '@skyport/shared';
 import { HomeScreen } from '../../features/catalog/components/home-screen.tsx';
 import { showToast } from '../../ui/toast.tsx';
 import {
@@ -63,6 +63,23 @@ function CatalogHome() {
       { replace: true },
     );
   }, [originNotFound, query, departure, setParams]);
+  // The same callbacks while the query is the same: the home page's memoised parts keep them.
+  // Every change returns to page 1 (spec §4), except a page change itself.
+  const onQueryChange = useCallback(
+    (change: Partial<CatalogQuery>) =>
+      setParams(paramsFrom({ ...query, page: 1, ...change }, departure)),
+    [query, departure, setParams],
+  );
+  const onDepartureChange = useCallback(
+    (choice: DepartureChoice | undefined) => setParams(paramsFrom({ ...query, page: 1 }, choice)),
+    [query, setParams],
+  );
+  const onReset = useCallback(() => setParams(new URLSearchParams()), [setParams]);
+  const onAddFavourite = useCallback(
+    (flight: Flight) => void actions.addFavourite(flight),
+    [actions],
+  );
+  const onAddToCart = useCallback((flight: Flight) => void actions.addToCart(flight), [actions]);
 
   return (
     <HomeScreen
@@ -73,13 +90,12 @@ function CatalogHome() {
       favouriteIds={favouriteIds}
       freshness={freshness}
       showBuyActions={role === 'guest' || role === 'customer'}
-      // Every change returns to page 1 (spec §4), except a page change itself.
-      onQueryChange={(change) => setParams(paramsFrom({ ...query, page: 1, ...change }, departure))}
+      onQueryChange={onQueryChange}
       departure={departure}
-      onDepartureChange={(choice) => setParams(paramsFrom({ ...query, page: 1 }, choice))}
-      onReset={() => setParams(new URLSearchParams())}
-      onAddFavourite={(flight) => void actions.addFavourite(flight)}
-      onAddToCart={(flight) => void actions.addToCart(flight)}
+      onDepartureChange={onDepartureChange}
+      onReset={onReset}
+      onAddFavourite={onAddFavourite}
+      onAddToCart={onAddToCart}
     />
   );
 }

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { firstValueFrom, map, NEVER, of, switchMap, type Observable } from 'rxjs';
 import {
   addToCart,
@@ -166,11 +167,15 @@ export function useCartLines(): CartLine[] {
 /** Cart actions; one taken before the local data layer has opened waits for it. */
 export function useCartActions() {
   const load = useLocalDataLoader();
-  return {
-    add: async (flight: Flight) => addFlightToCart(await load(), flight),
-    increment: async (flightId: string) => incrementLine(await load(), flightId),
-    decrement: async (flightId: string) => decrementLine(await load(), flightId),
-    remove: async (flightId: string) => removeLine(await load(), flightId),
-    clear: async () => clearCart(await load()),
-  };
+  // The same actions at every render: screens pass them to memoised lists.
+  return useMemo(
+    () => ({
+      add: async (flight: Flight) => addFlightToCart(await load(), flight),
+      increment: async (flightId: string) => incrementLine(await load(), flightId),
+      decrement: async (flightId: string) => decrementLine(await load(), flightId),
+      remove: async (flightId: string) => removeLine(await load(), flightId),
+      clear: async () => clearCart(await load()),
+    }),
+    [load],
+  );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { memo, useCallback, type ReactNode } from 'react';
 import {
   cheapestDays,
   messages,
@@ -19,6 +19,15 @@ import { SearchBox } from './search-box.tsx';
 import { ContactUs } from './contact-us.tsx';
 import { DepartureFilter } from './departure-filter.tsx';
 import { DepartureDays } from './departure-days.tsx';
+
+// The home page renders again when a part of it changes (the prices' freshness, the airlines,
+// the favourites, the page) while the catalogue syncs; memoised, the parts that did not change
+// (given the same values and the same callbacks) are not rendered again: each whole render was a
+// task of 100-160 ms on a phone four times slower than a laptop (docs/architecture.md §4.7).
+const Card = memo(FlightCard);
+const Filters = memo(FilterPanel);
+const Search = memo(SearchBox);
+const Departure = memo(DepartureFilter);
 
 export interface HomeScreenProps {
   query: CatalogQuery;
@@ -57,6 +66,17 @@ export function HomeScreen(props: HomeScreenProps) {
       ? page.departureDays
       : undefined;
   const cheapest = flexibleDays ? cheapestDays(flexibleDays) : undefined;
+  const onSearch = useCallback(
+    ({ origin, destination }: { origin: string; destination: string }) =>
+      onQueryChange({ origin: origin || undefined, destination: destination || undefined }),
+    [onQueryChange],
+  );
+  const onSortChange = useCallback((sort: CatalogSort) => onQueryChange({ sort }), [onQueryChange]);
+  const onBandChange = useCallback((band: PriceBand) => onQueryChange({ band }), [onQueryChange]);
+  const onAirlineChange = useCallback(
+    (airlineId: string | undefined) => onQueryChange({ airlineId }),
+    [onQueryChange],
+  );
   return (
     <div className="flex flex-col gap-6">
       <section className="hero rounded-box bg-gradient-to-br from-primary to-secondary text-primary-content">
@@ -66,34 +86,29 @@ export function HomeScreen(props: HomeScreenProps) {
             <p className="mt-2 max-w-2xl text-primary-content/90">{uiLabels.heroText}</p>
           </div>
           <div className="rounded-box bg-base-100 p-3 text-base-content shadow-lg">
-            <SearchBox
+            <Search
               key={`${query.origin ?? ''}|${query.destination ?? ''}`}
               origin={query.origin ?? ''}
               destination={query.destination ?? ''}
               places={places}
-              onSearch={({ origin, destination }) =>
-                onQueryChange({
-                  origin: origin || undefined,
-                  destination: destination || undefined,
-                })
-              }
+              onSearch={onSearch}
             />
             <div className="divider my-1" aria-hidden="true" />
-            <DepartureFilter choice={departure} onChange={onDepartureChange} />
+            <Departure choice={departure} onChange={onDepartureChange} />
           </div>
         </div>
       </section>
 
       <div className="grid gap-6 lg:grid-cols-[18rem_1fr]">
         <aside>
-          <FilterPanel
+          <Filters
             sort={query.sort}
             band={query.band}
             airlineId={query.airlineId}
             airlines={airlines}
-            onSortChange={(sort: CatalogSort) => onQueryChange({ sort })}
-            onBandChange={(band: PriceBand) => onQueryChange({ band })}
-            onAirlineChange={(airlineId) => onQueryChange({ airlineId })}
+            onSortChange={onSortChange}
+            onBandChange={onBandChange}
+            onAirlineChange={onAirlineChange}
             onReset={onReset}
           />
         </aside>
@@ -150,7 +165,7 @@ export function HomeScreen(props: HomeScreenProps) {
                     key={flight.id}
                     className="flex min-w-0 [&>article]:min-w-0 [&>article]:flex-1"
                   >
-                    <FlightCard
+                    <Card
                       flight={flight}
                       showBuyActions={showBuyActions}
                       isFavourite={favouriteIds.has(flight.id)}

@@ -51,6 +51,7 @@ import {
   type FlightChange,
 } from './catalogue-index.ts';
 import { nextTask } from '../../../ui/idle.ts';
+import { sameItems } from '../../../lib/equal.ts';
 import type { RxChangeEvent } from 'rxdb';
 
 /**
@@ -538,9 +539,12 @@ export function useAirlines(): readonly Airline[] {
   return useObservable(
     () =>
       data
-        ? data.db.collections.airlines
-            .find({ sort: [{ name: 'asc' }] })
-            .$.pipe(map((docs) => plain<Airline>(docs)))
+        ? data.db.collections.airlines.find({ sort: [{ name: 'asc' }] }).$.pipe(
+            map((docs) => plain<Airline>(docs)),
+            // RxDB answers again after writes that changed no airline (a pull's revisions):
+            // the same list renders nothing again.
+            distinctUntilChanged(sameItems),
+          )
         : of(NO_AIRLINES),
     [data],
     NO_AIRLINES,

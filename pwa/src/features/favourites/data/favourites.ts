@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { map, of, switchMap, type Observable } from 'rxjs';
 import {
   favouriteFromFlight,
@@ -105,8 +106,12 @@ export function useIsFavourite(flightId: string): boolean {
 /** Favourite actions; one taken before the local data layer has opened waits for it. */
 export function useFavouriteActions() {
   const load = useLocalDataLoader();
-  return {
-    add: async (flight: Flight) => addFavourite(await load(), flight),
-    remove: async (flightId: string) => removeFavourite(await load(), flightId),
-  };
+  // The same actions at every render: screens pass them to memoised lists.
+  return useMemo(
+    () => ({
+      add: async (flight: Flight) => addFavourite(await load(), flight),
+      remove: async (flightId: string) => removeFavourite(await load(), flightId),
+    }),
+    [load],
+  );
 }
