@@ -120,7 +120,8 @@ export function useSyncStatus(): SyncStatus {
  * A part of the sync status: the component renders again only when that part changes (`isEqual`),
  * not at every pull's start and end. A change of the whole status renders in one blocking task
  * (useSyncExternalStore), and the home page and the page frame re-rendered whole several times
- * during a first sync: tasks of 100-160 ms on a phone four times slower than a laptop.
+ * during a first sync: tasks of 120-160 ms on a phone four times slower than a laptop
+ * (docs/architecture.md §4.7).
  */
 export function useSyncStatusPart<T>(
   select: (status: SyncStatus) => T,

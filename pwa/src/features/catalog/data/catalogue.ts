@@ -541,8 +541,8 @@ export function useAirlines(): readonly Airline[] {
       data
         ? data.db.collections.airlines.find({ sort: [{ name: 'asc' }] }).$.pipe(
             map((docs) => plain<Airline>(docs)),
-            // RxDB answers again after writes that changed no airline (a pull's revisions):
-            // the same list renders nothing again.
+            // The same documents again (the query ran again and found the same airlines)
+            // render nothing again.
             distinctUntilChanged(sameItems),
           )
         : of(NO_AIRLINES),
