@@ -110,11 +110,10 @@ const STARTING: SyncStatus = {
 
 /** The sync status for an indicator: syncing, up to date, offline or error ("syncing" until open). */
 export function useSyncStatus(): SyncStatus {
-  const data = useLocalDataIfOpen();
-  const store = data?.engine.status;
-  const subscribe = store?.subscribe ?? noSubscription;
-  return useSyncExternalStore(subscribe, store?.getSnapshot ?? startingStatus, startingStatus);
+  return useSyncStatusPart(wholeStatus, Object.is);
 }
+
+const wholeStatus = (status: SyncStatus) => status;
 
 /**
  * A part of the sync status: the component renders again only when that part changes (`isEqual`),
