@@ -131,3 +131,34 @@ test("opening the app's database deletes its older layouts and leaves other data
   expect(left).toContain(unrelated);
   expect(left).toContain(`rxdb-dexie-${DEFAULT_DATABASE_NAME}--0--flights`);
 });
+
+test('opening the database creates each of its stores in a step of its own', async () => {
+  // Each store is a Dexie database of its own: its `indexedDB.open` shows when it was created.
+  let steps = 0;
+  const openedAtStep: number[] = [];
+  const factory = new Proxy(indexedDB, {
+    get(target, property) {
+      if (property === 'open')
+        return (name: string, version?: number) => {
+          openedAtStep.push(steps);
+          return target.open(name, version);
+        };
+      const value = Reflect.get(target, property) as unknown;
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+  db = await createLocalDatabase({
+    name: `steps-${randomUUID()}`,
+    indexedDB: factory,
+    IDBKeyRange,
+    devMode: false,
+    multiInstance: false,
+    betweenSteps: async () => {
+      steps += 1;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    },
+  });
+  // The internal store, the local documents' store and one per collection.
+  expect(openedAtStep.length).toBeGreaterThanOrEqual(SYNC_COLLECTIONS.length + 2);
+  expect(new Set(openedAtStep).size).toBe(openedAtStep.length);
+});

@@ -25,6 +25,7 @@ import { useBulkReads } from './bulk-reads.ts';
 import { DEFAULT_DATABASE_NAME } from './database-name.ts';
 import { MIGRATIONS, type DocumentMigration } from './layout.ts';
 import { rxSchemaOf } from './schemas.ts';
+import { withSteppedCreation } from './stepped-creation.ts';
 import { withWholeRangeReads } from './whole-range-reads.ts';
 
 /**
@@ -83,14 +84,18 @@ let pluginsAdded = false;
 async function storageFor(
   options: CreateDatabaseOptions,
   devMode: boolean,
+  betweenSteps: () => Promise<void>,
 ): Promise<RxStorage<unknown, unknown>> {
-  const dexie = withWholeRangeReads(
-    getRxStorageDexie({
-      ...(options.indexedDB
-        ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
-        : {}),
-      onCreate: useBulkReads,
-    }),
+  const dexie = withSteppedCreation(
+    withWholeRangeReads(
+      getRxStorageDexie({
+        ...(options.indexedDB
+          ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
+          : {}),
+        onCreate: useBulkReads,
+      }),
+    ),
+    betweenSteps,
   ) as RxStorage<unknown, unknown>;
   if (!import.meta.env.DEV) return dexie;
   // Dev-mode is global to the page once added, and then requires validation everywhere.
@@ -122,7 +127,7 @@ export async function createLocalDatabase(
   const schemas = options.schemas ?? (await layoutSchemas(betweenSteps));
   const db = await createRxDatabase<SkyportCollections>({
     name,
-    storage: await storageFor(options, devMode),
+    storage: await storageFor(options, devMode, betweenSteps),
     multiInstance: options.multiInstance ?? true,
     localDocuments: true,
     // Queries are re-run on change with event-reduce; keep results of screens in memory.
