@@ -16,7 +16,10 @@
 //   - the floor, in the same browser and at the same CPU rate: the requests the app made for the
 //     catalogue (same URLs, in order), then bare IndexedDB puts of the same documents (one store,
 //     no indexes, one transaction). Also the floor of the ordinary pulls alone (same URLs, same
-//     batch size, following checkpoints), which is what the app did before it had snapshots.
+//     batch size, following checkpoints), which is what the app did before it had snapshots, and,
+//     for information, the layout floor: the same requests and bare puts into a table laid out as
+//     RxDB's Dexie storage lays out the local replica (its three indexes and its fields), which
+//     shows how much of the ratio is the storage's layout rather than the app.
 //   - at 1× and at 4× CPU (CDP Emulation.setCPUThrottlingRate), each case `runs` times, app and
 //     floor interleaved; medians reported.
 // Targets: sync ≤ 1.5× the floor, and no main-thread task over 100 ms during the sync.
@@ -114,15 +117,18 @@ export interface ClientSyncCase {
   flights: number;
   cpuRate: number;
   runs: ClientSyncRun[];
-  floors: { sameRequests: FloorRun; pulls: FloorRun }[];
+  floors: { sameRequests: FloorRun; pulls: FloorRun; layout: FloorRun }[];
   /** Medians. */
   syncMs: number;
   floorMs: number;
   pullsFloorMs: number;
+  layoutFloorMs: number;
   /** syncMs ÷ floorMs (the app's own requests and bare puts). */
   ratio: number;
   /** syncMs ÷ pullsFloorMs (the ordinary pulls and bare puts). */
   ratioToPulls: number;
+  /** syncMs ÷ layoutFloorMs (the same requests, bare puts into RxDB's layout). */
+  ratioToLayout: number;
   /** Worst run. */
   longestTaskMs: number;
   longTasks: number;
@@ -329,9 +335,12 @@ const WAIT_FOR_CATALOGUE = `async ({ count, timeoutMs }) => {
 /**
  * The floor: the given requests fetched in order (NDJSON snapshots read line by line, pulls as
  * JSON), or, with \`followPulls\`, the ordinary pulls from no checkpoint; then bare puts of every
- * document into a new IndexedDB store in one transaction.
+ * document into a new IndexedDB store in one transaction. With \`layout\`, the store and the
+ * documents are as RxDB's Dexie storage keeps the replica (rxdb/plugins/storage-dexie,
+ * \`getDexieStoreSchema\` and \`fromStorageToDexie\`): indexes [_deleted+id], [_meta.lwt+id] and
+ * [_meta.lwt], \`_deleted\` stored as '0' or '1', and RxDB's \`_meta\`, \`_rev\` and \`_attachments\`.
  */
-const FLOOR_SCRIPT = `async ({ urls, followPulls, header, version, batch }) => {
+const FLOOR_SCRIPT = `async ({ urls, followPulls, header, version, batch, layout }) => {
   const started = performance.now();
   const documents = [];
   const get = (url) => fetch(url, { headers: { [header]: version } });
@@ -359,18 +368,28 @@ const FLOOR_SCRIPT = `async ({ urls, followPulls, header, version, batch }) => {
       }
     }
   }
+  let lwt = Date.now();
+  const stored = layout
+    ? documents.map((doc) => ({ ...doc, _deleted: doc._deleted ? '1' : '0', _meta: { lwt: (lwt += 0.01) }, _rev: '1-floorfloor', _attachments: {} }))
+    : documents;
   const fetchMs = performance.now() - started;
   const putStarted = performance.now();
   const db = await new Promise((resolve, reject) => {
     const request = indexedDB.open('client-sync-floor-' + Math.random(), 1);
-    request.onupgradeneeded = () => request.result.createObjectStore('docs', { keyPath: 'id' });
+    request.onupgradeneeded = () => {
+      const store = request.result.createObjectStore('docs', { keyPath: 'id' });
+      if (!layout) return;
+      store.createIndex('[_deleted+id]', ['_deleted', 'id']);
+      store.createIndex('[_meta.lwt+id]', ['_meta.lwt', 'id']);
+      store.createIndex('_meta.lwt', '_meta.lwt');
+    };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
   await new Promise((resolve, reject) => {
     const transaction = db.transaction('docs', 'readwrite');
     const store = transaction.objectStore('docs');
-    for (const doc of documents) store.put(doc);
+    for (const doc of stored) store.put(doc);
     transaction.oncomplete = () => resolve();
     transaction.onerror = () => reject(transaction.error);
   });
@@ -452,6 +471,7 @@ async function floorRun(
   cpuRate: number,
   urls: string[],
   followPulls: boolean,
+  layout = false,
 ): Promise<FloorRun> {
   const context = await browser.newContext();
   try {
@@ -466,6 +486,7 @@ async function floorRun(
         header: SYNC_VERSION_HEADER,
         version: String(SYNC_PROTOCOL_VERSION),
         batch: PULL_BATCH,
+        layout,
       })})`,
     )) as FloorRun;
     return {
@@ -520,12 +541,21 @@ export async function runClientSyncBench(options: ClientSyncOptions): Promise<Cl
             const pulls = await floorRun(browser, server.baseUrl, cpuRate, [], true);
             if (pulls.documents < rows)
               throw new Error(`the pulls floor fetched ${pulls.documents} of ${rows} documents`);
+            const layout = await floorRun(
+              browser,
+              server.baseUrl,
+              cpuRate,
+              app.requests,
+              false,
+              true,
+            );
             measured.push(app);
-            floors.push({ sameRequests, pulls });
+            floors.push({ sameRequests, pulls, layout });
             log(
               `  ${cpuRate}× CPU, run ${run + 1}: sync ${app.syncMs} ms (stored ${app.storedMs} ms, ` +
                 `ready ${app.readyMs} ms; floor ${sameRequests.totalMs} ms, ` +
-                `pulls floor ${pulls.totalMs} ms); longest task ${app.longestTaskMs} ms, ` +
+                `pulls floor ${pulls.totalMs} ms, layout floor ${layout.totalMs} ms); ` +
+                `longest task ${app.longestTaskMs} ms, ` +
                 `${app.longTasks} over 100 ms, blocking ${app.blockingMs} ms; after: longest ` +
                 `${app.after.longestTaskMs} ms; requests: ${app.requests.length}`,
             );
@@ -533,6 +563,7 @@ export async function runClientSyncBench(options: ClientSyncOptions): Promise<Cl
           const syncMs = median(measured.map((run) => run.syncMs));
           const floorMs = median(floors.map((floor) => floor.sameRequests.totalMs));
           const pullsFloorMs = median(floors.map((floor) => floor.pulls.totalMs));
+          const layoutFloorMs = median(floors.map((floor) => floor.layout.totalMs));
           const longestTaskMs = Math.max(...measured.map((run) => run.longestTaskMs));
           const longTasks = Math.max(...measured.map((run) => run.longTasks));
           const ratio = round(syncMs / floorMs, 2);
@@ -546,6 +577,8 @@ export async function runClientSyncBench(options: ClientSyncOptions): Promise<Cl
             pullsFloorMs: round(pullsFloorMs),
             ratio,
             ratioToPulls: round(syncMs / pullsFloorMs, 2),
+            layoutFloorMs: round(layoutFloorMs),
+            ratioToLayout: round(syncMs / layoutFloorMs, 2),
             longestTaskMs,
             longTasks,
             blockingMs: round(median(measured.map((run) => run.blockingMs))),
@@ -593,6 +626,8 @@ export function printClientSyncBench(report: ClientSyncReport): void {
     ratio: c.ratio,
     'pulls floor s': s(c.pullsFloorMs),
     'ratio to pulls': c.ratioToPulls,
+    'layout floor s': s(c.layoutFloorMs),
+    'ratio to layout': c.ratioToLayout,
     'longest task ms': c.longestTaskMs,
     'tasks >100 ms': c.longTasks,
     'blocking ms': c.blockingMs,
