@@ -205,12 +205,23 @@ export interface PullResponse<T> {
   documents: WithDeletedFlag<T>[];
   /** The checkpoint after the last document; the request's own checkpoint when nothing is new. */
   checkpoint: ReplicationCheckpoint | null;
+  /**
+   * For the collections devices push to: each document's revision (server-assigned, larger for a
+   * later state of the same row), in the order of `documents`. A device drops a pulled state
+   * older than the revision a push of its own was accepted at (`PushReport.revisions`): the late
+   * echo of an earlier push. Absent from older servers.
+   */
+  revisions?: number[];
 }
+
+/** Revisions as the server sends them (`PullResponse.revisions`, `PushReport.revisions`). */
+export const RevisionSchema = z.number().int().nonnegative();
 
 export function pullResponseSchema<C extends SyncCollectionName>(collection: C) {
   return z.object({
     documents: z.array(replicatedDocSchema(collection)),
     checkpoint: ReplicationCheckpointSchema.nullable(),
+    revisions: z.array(RevisionSchema).optional(),
   });
 }
 
@@ -377,13 +388,16 @@ export type PushRejection = z.infer<typeof PushRejectionSchema>;
  *   longer the server's (their server document is in `documents`);
  * - `rejected`: the rows the server refused, with the reason: a cart line or favourite of a flight
  *   no longer in the catalogue (not written), a review draft that could not become a review
- *   (stored `rejected` with the same reason, in `documents`).
+ *   (stored `rejected` with the same reason, in `documents`);
+ * - `revisions`: for favourites, cart and preferences, the revision each row neither refused nor a
+ *   conflict has now (written, or already as sent), by id (absent from older servers).
  */
 export function pushReportSchema<C extends SyncCollectionName>(collection: C) {
   return z.object({
     documents: z.array(replicatedDocSchema(collection)),
     conflicts: z.array(IdSchema),
     rejected: z.array(PushRejectionSchema),
+    revisions: z.record(IdSchema, RevisionSchema).optional(),
   });
 }
 export type PushReport<C extends SyncCollectionName> = z.infer<
@@ -394,7 +408,8 @@ export type PushReport<C extends SyncCollectionName> = z.infer<
 
 /**
  * Server-Sent Events of `GET /api/sync/{collection}/stream`:
- * - `event: changes`, data `{ documents, checkpoint }`: documents committed since the last event;
+ * - `event: changes`, data `{ documents, checkpoint }`: documents committed since the last event
+ *   (with `revisions`, as a pull's, for the collections devices push to);
  * - `event: resync`, data `{}`: sent when the stream (re)connects, so the client pulls from its
  *   checkpoint whatever it missed while not connected (RxDB's `'RESYNC'`).
  */

@@ -25,6 +25,8 @@ const HELD_BACK_MAX_MS = 1_000;
 export type ChangeListener = (batch: {
   documents: ChangeBatch<SyncCollectionName>['documents'];
   checkpoint: ReplicationCheckpoint;
+  /** Each document's revision, for the collections devices push to (documents.ts). */
+  revisions?: number[];
 }) => void;
 
 /**
@@ -99,7 +101,11 @@ export function createChangeFeed(sql: Sql, logger: Logger): ChangeFeed {
           heldBack = batch.heldBack;
           if (batch.last === null) break;
           feed.cursor = { tx: batch.last.tx ?? 0, revision: batch.last.revision };
-          const event = { documents: batch.documents, checkpoint: batch.last };
+          const event = {
+            documents: batch.documents,
+            checkpoint: batch.last,
+            ...(batch.revisions && { revisions: batch.revisions }),
+          };
           for (const listener of feed.listeners) listener(event);
         } while (batch.documents.length === FEED_BATCH && !closed);
       } while (feed.dirty && !closed);

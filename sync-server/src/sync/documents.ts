@@ -1,8 +1,9 @@
-import type {
-  ReplicationCheckpoint,
-  SyncCollectionName,
-  SyncDoc,
-  WithDeletedFlag,
+import {
+  SYNC_COLLECTION_INFO,
+  type ReplicationCheckpoint,
+  type SyncCollectionName,
+  type SyncDoc,
+  type WithDeletedFlag,
 } from '@skyport/shared';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
@@ -57,6 +58,12 @@ export interface ChangeBatch<C extends SyncCollectionName> {
    * smaller txid was still running): they come with a later read.
    */
   heldBack: boolean;
+  /**
+   * For the collections devices push to: each document's revision, in the same order. A device
+   * drops a pulled state older than what the server accepted from it (a late echo,
+   * docs/architecture.md §4.6); the documents themselves stay as they were.
+   */
+  revisions?: number[];
 }
 
 /** The table behind each collection (what the change notifications name). */
@@ -248,6 +255,9 @@ export async function selectChanges<C extends SyncCollectionName>(
     documents: settled.map((row) => toDocument<C>(row)),
     last: lastRow ? checkpointOf(lastRow) : null,
     heldBack: settled.length < rows.length,
+    ...(SYNC_COLLECTION_INFO[collection].writable && {
+      revisions: settled.map((row) => Number(row.revision)),
+    }),
   };
 }
 

@@ -22,5 +22,9 @@ export async function pullChanges<C extends SyncCollectionName>(
       ? null
       : { tx: query.tx ?? 0, revision: query.revision, id: query.id ?? '' };
   const batch = await selectChanges(sql, collection, partition, given, query.limit);
-  return { documents: batch.documents, checkpoint: batch.last ?? given };
+  return {
+    documents: batch.documents,
+    checkpoint: batch.last ?? given,
+    ...(batch.revisions && { revisions: batch.revisions }),
+  };
 }

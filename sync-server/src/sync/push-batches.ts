@@ -34,6 +34,11 @@ export interface BatchedPush {
 export interface BatchedAnswer {
   refused: string[];
   conflicts: string[];
+  /**
+   * The revision each accepted row has after the push (024 migration; absent when the push was
+   * refused whole).
+   */
+  revisions?: Record<string, number>;
 }
 
 export interface BatchLimits {

@@ -26,7 +26,9 @@ beforeAll(async () => {
 
 /** `sync_push` called directly, as push.ts calls it: which rows it refused and which conflicted. */
 async function callSyncPush(collection: string, partition: string, rows: unknown, perRow = true) {
-  const [row] = await sql<{ outcome: { refused: string[]; conflicts: string[] } }[]>`
+  const [row] = await sql<
+    { outcome: { refused: string[]; conflicts: string[]; revisions?: Record<string, number> } }[]
+  >`
     SELECT sync_push(${collection}, ${partition}, ${sql.json(rows as never)}, ${perRow}) AS outcome`;
   return row!.outcome;
 }
@@ -303,10 +305,16 @@ test('a push of many rows: refusals and conflicts named in push order, the write
     { id: unknownA, deleted: false, assumed: null },
     { id: flightIds[3]!, deleted: false, assumed: null },
   ]);
-  expect(outcome).toEqual({ refused: [unknownB, unknownA], conflicts: [flightIds[1]!] });
   const rows = await sql<{ flight_id: string; deleted: boolean; revision: number }[]>`
     SELECT flight_id, deleted, revision::int FROM favourites WHERE user_id = ${user.id}`;
   const stored = new Map(rows.map((row) => [row.flight_id, row]));
+  // Every accepted row's revision as it stands after the writes (024 migration), none other.
+  const accepted = [flightIds[5]!, flightIds[0]!, flightIds[3]!];
+  expect(outcome).toEqual({
+    refused: [unknownB, unknownA],
+    conflicts: [flightIds[1]!],
+    revisions: Object.fromEntries(accepted.map((id) => [id, stored.get(id)!.revision])),
+  });
   expect(stored.size).toBe(4);
   expect(stored.get(flightIds[0]!)?.deleted).toBe(true);
   expect(stored.get(flightIds[1]!)?.deleted).toBe(false);

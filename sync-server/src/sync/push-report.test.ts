@@ -132,6 +132,7 @@ describe('a cart line or favourite of a deleted flight', () => {
       documents: [],
       conflicts: [],
       rejected: [{ id: deletedFlightId, reason: FLIGHT_NOT_FOUND }],
+      revisions: {},
     });
     const [row] = await sql`SELECT 1 FROM favourites WHERE flight_id = ${deletedFlightId}`;
     expect(row).toBeUndefined();
@@ -175,6 +176,79 @@ describe('conflicts are named', () => {
     expect(report.documents.map((doc) => [doc.id, doc.amount])).toEqual([[flightIds[0], 2]]);
     expect(await cartRow(flightIds[0]!)).toEqual({ amount: 2, deleted: false });
     expect(await cartRow(flightIds[1]!)).toEqual({ amount: 1, deleted: false });
+  });
+});
+
+describe('revisions: how a device tells a late echo from a newer state (docs/architecture.md §4.6)', () => {
+  async function pull(collection: string) {
+    const response = await app.request(pullUrl(collection, { limit: 1000 }), {
+      headers: syncHeaders(actors.customer.headers()),
+    });
+    return (await response.json()) as { documents: Doc[]; revisions?: number[] };
+  }
+  const revisionOf = (answer: { documents: Doc[]; revisions?: number[] }, id: string) =>
+    answer.revisions?.[answer.documents.findIndex((doc) => doc.id === id)];
+
+  test('a push names the revision of every row it accepted, the one a pull then shows; a later write has a larger one', async () => {
+    const flightId = flightIds[2]!;
+    const first = await reportOf(
+      'cart',
+      await push('cart', [{ newDocumentState: pushedCartLine(customerId, flightId, 1) }], true),
+    );
+    const afterFirst = await pull('cart');
+    expect(afterFirst.revisions).toHaveLength(afterFirst.documents.length);
+    const firstRevision = first.revisions?.[flightId];
+    expect(firstRevision).toBe(revisionOf(afterFirst, flightId));
+
+    const line = afterFirst.documents.find((doc) => doc.id === flightId)!;
+    const second = await reportOf(
+      'cart',
+      await push(
+        'cart',
+        [{ newDocumentState: { ...line, amount: 2 }, assumedMasterState: line }],
+        true,
+      ),
+    );
+    const secondRevision = second.revisions?.[flightId];
+    expect(secondRevision).toBeGreaterThan(firstRevision!);
+    expect(revisionOf(await pull('cart'), flightId)).toBe(secondRevision);
+
+    // Sent again as it is: nothing written, and the answer names the row's revision as it stands.
+    const again = await reportOf(
+      'cart',
+      await push(
+        'cart',
+        [{ newDocumentState: { ...line, amount: 2 }, assumedMasterState: { ...line, amount: 2 } }],
+        true,
+      ),
+    );
+    expect(again.revisions).toEqual({ [flightId]: secondRevision });
+  });
+
+  test('a conflict or a refused row has no revision in the answer', async () => {
+    const flightId = flightIds[3]!;
+    await push('favourites', [{ newDocumentState: pushedFavourite(customerId, flightId) }], true);
+    const [favourite] = (await pull('favourites')).documents.filter((doc) => doc.id === flightId);
+    await sql`UPDATE favourites SET deleted = true WHERE user_id = ${customerId} AND flight_id = ${flightId}`;
+    const report = await reportOf(
+      'favourites',
+      await push(
+        'favourites',
+        [
+          { newDocumentState: { ...favourite!, _deleted: false }, assumedMasterState: favourite },
+          { newDocumentState: pushedFavourite(customerId, deletedFlightId) },
+          { newDocumentState: pushedFavourite(customerId, flightIds[4]!) },
+        ],
+        true,
+      ),
+    );
+    expect(report.conflicts).toEqual([flightId]);
+    expect(report.rejected.map((item) => item.id)).toEqual([deletedFlightId]);
+    expect(Object.keys(report.revisions ?? {})).toEqual([flightIds[4]]);
+  });
+
+  test('pulls of the public catalogue carry no revisions', async () => {
+    expect((await pull('flights')).revisions).toBeUndefined();
   });
 });
 

@@ -57,6 +57,11 @@ export interface PushOutcome {
   conflicts: string[];
   /** Rows refused, with the reason. */
   rejected: PushRejection[];
+  /**
+   * The revision each written (or already as sent) favourite, cart line or preference has now,
+   * by id: the device drops a pulled state older than it (a late echo, docs/architecture.md §4.6).
+   */
+  revisions?: Record<string, number>;
 }
 
 export interface PushOptions {
@@ -155,7 +160,7 @@ async function pushInOneStatement(
   announcer: Announcer | undefined,
   slots: Slots,
 ): Promise<PushOutcome> {
-  const { refused, conflicts } = await batchesOf(sql, announcer).run(
+  const { refused, conflicts, revisions } = await batchesOf(sql, announcer).run(
     {
       collection,
       partition,
@@ -178,7 +183,12 @@ async function pushInOneStatement(
       ? await selectDocuments(sql, collection, partition, unwritten)
       : new Map<string, Replicated<SyncCollectionName>>();
   const refusedIds = new Set(refused);
-  const outcome: PushOutcome = { documents: [], conflicts, rejected: [] };
+  const outcome: PushOutcome = {
+    documents: [],
+    conflicts,
+    rejected: [],
+    revisions: revisions ?? {},
+  };
   for (const row of rows) {
     const id = row.newDocumentState.id;
     // Not written; the client keeps its change and learns why, and what the server has.
