@@ -12,6 +12,7 @@ import {
 import {
   SYNC_COLLECTION_INFO,
   ReplicationCheckpointSchema,
+  RevisionSchema,
   SyncCollectionNameSchema,
   favouriteFromFlight,
   mergeCartLines,
@@ -126,6 +127,7 @@ const ChangesEventSchema = z.object({
   collection: SyncCollectionNameSchema,
   documents: z.array(z.looseObject({ id: z.string(), _deleted: z.boolean() })),
   checkpoint: ReplicationCheckpointSchema,
+  revisions: z.array(RevisionSchema).optional(),
 });
 
 function browserOnlineEvents(): Observable<boolean> | undefined {
@@ -277,6 +279,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           replication?.stream.next({
             documents: parsed.data.documents as never,
             checkpoint: parsed.data.checkpoint,
+            revisions: parsed.data.revisions,
           });
         },
         error(error: unknown) {

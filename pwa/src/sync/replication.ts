@@ -9,7 +9,6 @@ import {
   getLastCheckpointDoc,
   getMetaWriteRow,
   setCheckpoint,
-  type RxReplicationPullStreamItem,
   type RxReplicationWriteToMasterRow,
   type RxStorageInstanceReplicationState,
 } from 'rxdb';
@@ -46,6 +45,7 @@ import {
   type PushedRow,
 } from './change-states.ts';
 import { isPulledAndUnchanged, pullMarkOf } from './pulled-marker.ts';
+import { createEchoOrder } from './echo-order.ts';
 
 /**
  * Rows per push: the protocol's cap (RxDB's default batch), which the server's push body limit
@@ -76,11 +76,18 @@ export function backoffMs(retry: RetryPolicy, failures: number): number {
 type Doc = WithDeletedFlag<SyncDoc<SyncCollectionName>>;
 type Row = RxReplicationWriteToMasterRow<SyncDoc<SyncCollectionName>>;
 
+/** A stream event's changes: documents, checkpoint, and each document's revision if sent. */
+export interface StreamedChanges {
+  documents: Doc[];
+  checkpoint: ReplicationCheckpoint;
+  revisions?: number[];
+}
+
 export interface CollectionReplication {
   collection: SyncCollectionName;
   state: RxReplicationState<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>;
   /** Live changes and 'RESYNC' signals for this collection, fed by the engine's event stream. */
-  stream: Subject<RxReplicationPullStreamItem<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>>;
+  stream: Subject<StreamedChanges | 'RESYNC'>;
 }
 
 export interface ReplicationContext {
@@ -117,9 +124,9 @@ export function startCollectionReplication(
 ): CollectionReplication {
   const { transport, status } = context;
   const retry = context.retry ?? DEFAULT_RETRY;
-  const stream = new Subject<
-    RxReplicationPullStreamItem<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>
-  >();
+  const stream = new Subject<StreamedChanges | 'RESYNC'>();
+  /** Late echoes of this device's pushes, dropped (echo-order.ts). */
+  const echoes = createEchoOrder();
   let failures = 0;
   let firstPull = context.firstPull;
   const responseSchema = pullResponseSchema(collection);
@@ -161,9 +168,11 @@ export function startCollectionReplication(
       ...(changes ? { headers: { [PUSH_REPORT_HEADER]: '1' } } : {}),
     });
     if (!changes || !tracked) return conflictsSchema.parse(body) as Doc[];
-    const answer: PushAnswer = Array.isArray(body)
-      ? { documents: conflictsSchema.parse(body) as PushAnswer['documents'] }
-      : (reportSchema.parse(body) as PushAnswer);
+    const report = Array.isArray(body) ? null : reportSchema.parse(body);
+    const answer: PushAnswer = report
+      ? (report as PushAnswer)
+      : { documents: conflictsSchema.parse(body) as PushAnswer['documents'] };
+    echoes.accepted(report?.revisions);
     for (const { id, reason } of answer.rejected ?? [])
       status.reportRejected({ collection, id, message: reason });
     return changes.recordPush(collection as ChangeCollection, tracked, answer) as Doc[];
@@ -260,14 +269,21 @@ export function startCollectionReplication(
     );
   }
 
-  /** Pulled documents as RxDB must take them (a kept refusal stays on top: change-states.ts). */
-  const fromServer = (docs: Doc[]): Doc[] =>
-    changes && writable
+  /**
+   * Pulled documents as RxDB must take them: without late echoes of this device's pushes
+   * (echo-order.ts), and with a kept refusal on top (change-states.ts). `revisions` are the
+   * documents' own, when the server sent them.
+   */
+  const fromServer = (docs: Doc[], revisions?: readonly number[]): Doc[] => {
+    if (!writable) return docs;
+    const newer = echoes.newer(docs as (Doc & { id: string })[], revisions);
+    return changes
       ? (changes.pulled(
           collection as ChangeCollection,
-          docs as unknown as JournalDoc[],
+          newer as unknown as JournalDoc[],
         ) as unknown as Doc[])
-      : docs;
+      : newer;
+  };
 
   /** The snapshot this replication loaded (its pulls then go on from its checkpoint). */
   let snapshot: LoadedSnapshot | null | undefined;
@@ -338,15 +354,16 @@ export function startCollectionReplication(
     toggleOnDocumentVisible: false,
     pull: {
       batchSize: PULL_BATCH[collection],
-      stream$: changes
-        ? stream.pipe(
-            map((item) =>
-              item === 'RESYNC'
-                ? item
-                : { ...item, documents: fromServer(item.documents as Doc[]) },
-            ),
-          )
-        : stream.asObservable(),
+      stream$: stream.pipe(
+        map((item) =>
+          item === 'RESYNC'
+            ? item
+            : {
+                documents: fromServer(item.documents, item.revisions),
+                checkpoint: item.checkpoint,
+              },
+        ),
+      ),
       async handler(checkpoint, batchSize) {
         const prefetched = firstPull;
         firstPull = undefined;
@@ -386,7 +403,12 @@ export function startCollectionReplication(
           const body = responseSchema.parse(answer);
           succeeded();
           status.reportPulled(collection);
-          const documents = fromServer(body.documents as Doc[]);
+          // A full batch keeps all of its documents: one fewer would tell RxDB that the pulls have
+          // caught up. A late echo in it is followed by the newer state in a later batch.
+          const documents = fromServer(
+            body.documents as Doc[],
+            body.documents.length < batchSize ? body.revisions : undefined,
+          );
           // Best effort: a failed record leaves the document as RxDB had it, the pull goes on.
           await recordLostServerStates(documents).catch(() => undefined);
           return { documents, checkpoint: body.checkpoint ?? checkpoint };
