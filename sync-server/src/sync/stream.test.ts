@@ -88,7 +88,12 @@ test("a customer's cart pushed through A streams from B to that customer only", 
   );
   expect(pushed.status).toBe(200);
   const event = await mine.waitFor(changesWith(flightId));
-  expect(JSON.parse(event.data).documents).toEqual([doc]);
+  const data = JSON.parse(event.data) as { documents: unknown[]; revisions?: number[] };
+  expect(data.documents).toEqual([doc]);
+  // With each document's revision, by which a device drops a late echo of its own push (§4.6).
+  const [row] = await b.sql<{ revision: number }[]>`
+    SELECT revision::int FROM cart_lines WHERE user_id = ${userId} AND flight_id = ${flightId}`;
+  expect(data.revisions).toEqual([row!.revision]);
   // The other customer's stream on the same instance saw nothing of it.
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect(theirs.events.filter((e) => e.event === 'changes')).toEqual([]);
@@ -107,6 +112,9 @@ test('a bulk change streams in batches that together carry every row, oldest fir
       (JSON.parse(event.data) as { documents: { id: string }[] }).documents.map((doc) => doc.id),
     );
   expect(received).toEqual(ids);
+  // The public catalogue's events carry no revisions (only devices' own collections need them).
+  for (const event of stream.events.filter((e) => e.event === 'changes'))
+    expect(JSON.parse(event.data)).not.toHaveProperty('revisions');
   await stream.close();
 });
 
