@@ -38,7 +38,6 @@ DECLARE
   deletions boolean[];
   -- By id: the revision of each accepted row before the writes, then of each row they wrote.
   revisions jsonb;
-  written jsonb;
 BEGIN
   IF collection NOT IN ('favourites', 'cart', 'preferences') THEN
     RAISE EXCEPTION 'sync_push: % is not pushed through this function', collection
@@ -149,6 +148,7 @@ BEGIN
     RETURN jsonb_build_object('refused', to_jsonb(refused), 'conflicts', '[]'::jsonb);
   END IF;
 
+  revisions := coalesce(revisions, '{}'::jsonb);
   -- The writes of 017, set by set in push order: only the customer's own fields are taken, a row
   -- already as pushed is left alone (no new revision), and a statement with nothing to write is not
   -- run. (A NULL array: no such row.)
@@ -158,8 +158,8 @@ BEGIN
         UPDATE favourites SET deleted = true
         WHERE user_id = owner AND NOT deleted AND flight_id = ANY (removals)
         RETURNING flight_id, revision)
-      SELECT jsonb_object_agg(w.flight_id, w.revision) INTO written FROM w;
-      revisions := coalesce(revisions, '{}'::jsonb) || coalesce(written, '{}'::jsonb);
+      SELECT revisions || coalesce(jsonb_object_agg(w.flight_id, w.revision), '{}'::jsonb)
+      INTO revisions FROM w;
     END IF;
     IF keeps IS NOT NULL THEN
       WITH w AS (
@@ -168,8 +168,8 @@ BEGIN
         ON CONFLICT (user_id, flight_id) DO UPDATE SET deleted = false, created_at = now()
         WHERE favourites.deleted
         RETURNING flight_id, revision)
-      SELECT jsonb_object_agg(w.flight_id, w.revision) INTO written FROM w;
-      revisions := coalesce(revisions, '{}'::jsonb) || coalesce(written, '{}'::jsonb);
+      SELECT revisions || coalesce(jsonb_object_agg(w.flight_id, w.revision), '{}'::jsonb)
+      INTO revisions FROM w;
     END IF;
   ELSIF collection = 'cart' THEN
     IF removals IS NOT NULL THEN
@@ -177,8 +177,8 @@ BEGIN
         UPDATE cart_lines SET deleted = true, updated_at = now()
         WHERE user_id = owner AND NOT deleted AND flight_id = ANY (removals)
         RETURNING flight_id, revision)
-      SELECT jsonb_object_agg(w.flight_id, w.revision) INTO written FROM w;
-      revisions := coalesce(revisions, '{}'::jsonb) || coalesce(written, '{}'::jsonb);
+      SELECT revisions || coalesce(jsonb_object_agg(w.flight_id, w.revision), '{}'::jsonb)
+      INTO revisions FROM w;
     END IF;
     IF keeps IS NOT NULL THEN
       -- The amount is the customer's; stock is checked at checkout, which refuses what is short.
@@ -189,8 +189,8 @@ BEGIN
         ON CONFLICT (user_id, flight_id) DO UPDATE SET amount = EXCLUDED.amount, deleted = false, updated_at = now()
         WHERE cart_lines.deleted OR cart_lines.amount <> EXCLUDED.amount
         RETURNING flight_id, revision)
-      SELECT jsonb_object_agg(w.flight_id, w.revision) INTO written FROM w;
-      revisions := coalesce(revisions, '{}'::jsonb) || coalesce(written, '{}'::jsonb);
+      SELECT revisions || coalesce(jsonb_object_agg(w.flight_id, w.revision), '{}'::jsonb)
+      INTO revisions FROM w;
     END IF;
   ELSIF themes IS NOT NULL THEN
     WITH w AS (
@@ -199,12 +199,12 @@ BEGIN
       ON CONFLICT (user_id) DO UPDATE SET theme = EXCLUDED.theme, deleted = EXCLUDED.deleted, updated_at = now()
       WHERE preferences.theme <> EXCLUDED.theme OR preferences.deleted <> EXCLUDED.deleted
       RETURNING user_id, revision)
-    SELECT jsonb_object_agg(w.user_id, w.revision) INTO written FROM w;
-    revisions := coalesce(revisions, '{}'::jsonb) || coalesce(written, '{}'::jsonb);
+    SELECT revisions || coalesce(jsonb_object_agg(w.user_id, w.revision), '{}'::jsonb)
+    INTO revisions FROM w;
   END IF;
 
   RETURN jsonb_build_object('refused', coalesce(to_jsonb(refused), '[]'::jsonb),
                             'conflicts', coalesce(to_jsonb(conflicts), '[]'::jsonb),
-                            'revisions', coalesce(revisions, '{}'::jsonb));
+                            'revisions', revisions);
 END
 $$;
