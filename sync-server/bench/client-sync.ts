@@ -8,7 +8,7 @@
 //     as a guest: the home page loads, then one wheel scroll (the engagement that makes a first
 //     visit download the catalogue, pwa/src/app/app.tsx);
 //   - measured in the page: the time from the scroll until every flight of the server is in
-//     the local database (the RxDB flights table, counted in IndexedDB) and the app has marked
+//     the local database (the catalogue's replica, counted in IndexedDB) and the app has marked
 //     the catalogue as on the device (its first full pull done), and the main thread's
 //     long tasks meanwhile (a PerformanceObserver for `longtask`): the longest, the number over
 //     100 ms and the total blocking time (the part of each task over 50 ms); the same for the
@@ -18,8 +18,8 @@
 //     no indexes, one transaction). Also the floor of the ordinary pulls alone (same URLs, same
 //     batch size, following checkpoints), which is what the app did before it had snapshots, and,
 //     for information, the layout floor: the same requests and bare puts into a table laid out as
-//     RxDB's Dexie storage lays out the local replica (its three indexes and its fields), which
-//     shows how much of the ratio is the storage's layout rather than the app.
+//     RxDB's Dexie storage laid out the replica before it had one of its own (its three indexes
+//     and its fields; decisions 029 and 031).
 //   - at 1× and at 4× CPU (CDP Emulation.setCPUThrottlingRate), each case `runs` times, app and
 //     floor interleaved; medians reported.
 // Targets: sync ≤ 1.5× the floor, and no main-thread task over 100 ms during the sync.
@@ -271,7 +271,8 @@ const LONG_TASKS_SCRIPT = `
 `;
 
 /**
- * Resolves once the local flights table holds `count` documents ({ stored }), and once the app
+ * Resolves once the catalogue's replica (pwa/src/db/catalogue-replica.ts, an IndexedDB database
+ * named `…-catalogue` with a `flights` table) holds `count` flights ({ stored }), and once the app
  * says so too ({ ready }: its first full pull of the catalogue is done, the flag the home page
  * sets to read the local catalogue, pwa/src/features/catalog/data/catalogue-synced.ts), both as
  * performance.now().
@@ -282,7 +283,7 @@ const WAIT_FOR_CATALOGUE = `async ({ count, timeoutMs }) => {
   const countNow = async () => {
     name ??= (await indexedDB.databases())
       .map((database) => database.name)
-      .find((candidate) => /^rxdb-dexie-.*--flights$/.test(candidate || ''));
+      .find((candidate) => /^skyport-.*-catalogue$/.test(candidate || ''));
     if (!name) return 0;
     return new Promise((resolve) => {
       const request = indexedDB.open(name);
@@ -290,11 +291,11 @@ const WAIT_FOR_CATALOGUE = `async ({ count, timeoutMs }) => {
       request.onerror = () => resolve(0);
       request.onsuccess = () => {
         const db = request.result;
-        if (!db.objectStoreNames.contains('docs')) {
+        if (!db.objectStoreNames.contains('flights')) {
           db.close();
           return resolve(0);
         }
-        const counted = db.transaction('docs').objectStore('docs').count();
+        const counted = db.transaction('flights').objectStore('flights').count();
         counted.onsuccess = () => {
           db.close();
           resolve(counted.result);

@@ -31,6 +31,7 @@ import {
 import type { SyncUser } from '../../src/sync/engine.ts';
 import type { SyncTransport } from '../../src/sync/http.ts';
 import { PULL_BATCH, pullPath, requestFirstPull } from '../../src/sync/pull-request.ts';
+import { flightsByIds$ } from '../../src/db/catalogue-reads.ts';
 
 const SESSION_KEY = 'harness-session';
 interface Session {
@@ -79,8 +80,15 @@ const ready: Promise<LocalData> = new URLSearchParams(location.search).has('base
   : open();
 
 async function flightCount(): Promise<number> {
-  const { db } = await ready;
-  return db.collections.flights.count().exec();
+  const { catalogue } = await ready;
+  return catalogue.count();
+}
+
+/** A flight of the device's catalogue. */
+async function localFlight(flightId: string): Promise<Flight> {
+  const flight = (await (await ready).catalogue.get([flightId])).get(flightId);
+  if (!flight) throw new Error(`no flight ${flightId}`);
+  return flight;
 }
 
 const harness = {
@@ -92,14 +100,14 @@ const harness = {
   flightCount,
   /**
    * Milliseconds from navigation start (the page's own loading included) until the flights
-   * replication has done its first full pull (RxDB's `awaitInitialReplication`) and `count`
-   * flights are stored in IndexedDB. (Not `awaitInSync`: it also waits twice for the browser to
+   * replication has done its first full pull (`awaitInitialReplication`) and `count` flights
+   * are stored in IndexedDB. (Not `awaitInSync`: it also waits twice for the browser to
    * be idle, up to 10 s each, which measures the machine's load rather than the sync.)
    */
   async initialSync(count: number): Promise<number> {
     const data = await ready;
     await data.engine.replication('flights')?.state.awaitInitialReplication();
-    await firstValueFrom(data.db.collections.flights.count().$.pipe(filter((n) => n >= count)));
+    while ((await data.catalogue.count()) < count) await new Promise((r) => setTimeout(r, 20));
     return performance.now();
   },
   async awaitInSync() {
@@ -111,21 +119,21 @@ const harness = {
   },
   async query(input: CatalogQueryInput) {
     const data = await ready;
-    return firstValueFrom(catalogPage$(data.db, CatalogQuerySchema.parse(input)));
+    return firstValueFrom(catalogPage$(data.catalogue, CatalogQuerySchema.parse(input)));
   },
   /** Median and first-run time of a catalogue page query over the local flights. */
   async timeQuery(input: CatalogQueryInput, runs: number) {
     const data = await ready;
     const query = CatalogQuerySchema.parse(input);
     const firstStarted = performance.now();
-    const index = await firstValueFrom(catalogIndex$(data.db));
+    const index = await firstValueFrom(catalogIndex$(data.catalogue));
     const indexMs = performance.now() - firstStarted;
     warmCatalogIndex(index);
     const times: number[] = [];
     let total = 0;
     for (let i = 0; i < runs; i++) {
       const started = performance.now();
-      total = (await firstValueFrom(catalogPage$(data.db, query))).total;
+      total = (await firstValueFrom(catalogPage$(data.catalogue, query))).total;
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
@@ -137,10 +145,7 @@ const harness = {
     };
   },
   async addToCart(flightId: string) {
-    const data = await ready;
-    const flight = await data.db.collections.flights.findOne(flightId).exec();
-    if (!flight) throw new Error(`no flight ${flightId}`);
-    return addFlightToCart(data, flight.toJSON() as Flight);
+    return addFlightToCart(await ready, await localFlight(flightId));
   },
   async cart() {
     return (await firstValueFrom(cartLines$(await ready))).map((line) => ({
@@ -149,10 +154,7 @@ const harness = {
     }));
   },
   async addFavourite(flightId: string) {
-    const data = await ready;
-    const flight = await data.db.collections.flights.findOne(flightId).exec();
-    if (!flight) throw new Error(`no flight ${flightId}`);
-    return addFavourite(data, flight.toJSON() as Flight);
+    return addFavourite(await ready, await localFlight(flightId));
   },
   async favourites() {
     return (await firstValueFrom(favourites$(await ready))).map((favourite) => favourite.flightId);
@@ -176,13 +178,13 @@ const harness = {
    */
   async watchPrice(flightId: string, priceCents: number): Promise<void> {
     const data = await ready;
-    const query = data.db.collections.flights.findOne(flightId).$;
+    const query = flightsByIds$(data.catalogue, [flightId]);
     await firstValueFrom(query);
     arrivals.set(
       flightId,
-      firstValueFrom(query.pipe(filter((doc) => doc?.priceCents === priceCents))).then(() =>
-        Date.now(),
-      ),
+      firstValueFrom(
+        query.pipe(filter((found) => found.get(flightId)?.priceCents === priceCents)),
+      ).then(() => Date.now()),
     );
   },
   async arrival(flightId: string): Promise<number> {
@@ -233,11 +235,9 @@ const harness = {
     return { fetchMs, putMs: performance.now() - putStarted, count: docs.length };
   },
   async firstFlightIds(count: number): Promise<string[]> {
-    const data = await ready;
-    const docs = await data.db.collections.flights
-      .find({ sort: [{ priceCents: 'asc' }, { id: 'asc' }], limit: count })
-      .exec();
-    return docs.map((doc) => doc.id);
+    const flights = await (await ready).catalogue.page(undefined, 1_000_000);
+    flights.sort((a, b) => a.priceCents - b.priceCents || (a.id < b.id ? -1 : 1));
+    return flights.slice(0, count).map((flight) => flight.id);
   },
 };
 

@@ -10,20 +10,24 @@ import {
   type SyncUser,
 } from '../sync/engine.ts';
 import type { SyncTransport } from '../sync/http.ts';
+import { openCatalogueReplica, type CatalogueReplica } from '../db/catalogue-replica.ts';
+import { catalogueReplicaName } from '../db/database-name.ts';
 
 /**
- * The local-first data layer of the app: the local database and the sync engine, created once
- * outside React (main.tsx / app start-up) and handed to the screens by `LocalDataProvider`.
+ * The local-first data layer of the app: the local database, the catalogue's replica beside it
+ * (db/catalogue-replica.ts) and the sync engine, created once outside React (main.tsx / app
+ * start-up) and handed to the screens by `LocalDataProvider`.
  */
 export interface LocalData {
   db: SkyportDatabase;
+  catalogue: CatalogueReplica;
   engine: SyncEngine;
 }
 
 export interface CreateLocalDataOptions {
   database?: CreateDatabaseOptions;
   transport?: SyncTransport;
-  sync?: Omit<SyncEngineOptions, 'db' | 'transport'>;
+  sync?: Omit<SyncEngineOptions, 'db' | 'catalogue' | 'transport'>;
   /** Start replicating at once (default true). */
   start?: boolean;
 }
@@ -31,13 +35,18 @@ export interface CreateLocalDataOptions {
 /** Opens the local database and starts replicating the public collections. */
 export async function createLocalData(options: CreateLocalDataOptions = {}): Promise<LocalData> {
   const db = await createLocalDatabase(options.database);
+  const catalogue = await openCatalogueReplica(catalogueReplicaName(db.name), {
+    indexedDB: options.database?.indexedDB,
+    IDBKeyRange: options.database?.IDBKeyRange,
+  });
   const engine = createSyncEngine({
     db,
+    catalogue,
     transport: options.transport ?? { baseUrl: '/api' },
     ...options.sync,
   });
   if (options.start !== false) engine.start();
-  return { db, engine };
+  return { db, catalogue, engine };
 }
 
 /**
@@ -59,5 +68,6 @@ export function followSession(
 /** Stops replication and closes the database (tests, hot reload). */
 export async function closeLocalData(data: LocalData): Promise<void> {
   await data.engine.stop();
+  data.catalogue.close();
   await data.db.close();
 }

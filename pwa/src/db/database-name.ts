@@ -1,5 +1,4 @@
 import { SYNC_PROTOCOL_VERSION } from '@skyport/shared';
-import { COLLECTION_VERSIONS } from './layout.ts';
 
 /**
  * The local database's name: the sync protocol version, and `l2`, the last local layout that
@@ -11,11 +10,10 @@ import { COLLECTION_VERSIONS } from './layout.ts';
  */
 export const DEFAULT_DATABASE_NAME = `skyport-v${SYNC_PROTOCOL_VERSION}-l2`;
 
-/**
- * The device's copy of the catalogue: the database, and the flights' layout when it is not the
- * first (a new flights layout drops the replica, which is pulled again, see db/layout.ts).
- */
-export const CATALOGUE_REPLICA_NAME =
-  COLLECTION_VERSIONS.flights === 0
-    ? DEFAULT_DATABASE_NAME
-    : `${DEFAULT_DATABASE_NAME}-flights${COLLECTION_VERSIONS.flights}`;
+/** The catalogue's replica (db/catalogue-replica.ts) beside the RxDB database `databaseName`. */
+export function catalogueReplicaName(databaseName: string): string {
+  return `${databaseName}-catalogue`;
+}
+
+/** The device's copy of the catalogue. */
+export const CATALOGUE_REPLICA_NAME = catalogueReplicaName(DEFAULT_DATABASE_NAME);

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, expect, test } from 'vitest';
-import { cartLineFromFlight, SYNC_COLLECTIONS } from '@skyport/shared';
+import { cartLineFromFlight } from '@skyport/shared';
 import {
   clearPersonalCollections,
   createLocalDatabase,
   PERSONAL_COLLECTIONS,
   type SkyportDatabase,
 } from './database.ts';
-import { DEFAULT_DATABASE_NAME } from './database-name.ts';
+import { CATALOGUE_REPLICA_NAME, DEFAULT_DATABASE_NAME } from './database-name.ts';
 import { clearFavouriteAttempts } from './local-state.ts';
+import { LOCAL_COLLECTIONS } from './layout.ts';
 import { rxSchemaOf } from './schemas.ts';
 import { readGuestState, writeGuestState, type GuestState } from '../test/guest-state.ts';
 import { openTestDatabase } from '../test/test-device.ts';
@@ -21,26 +22,31 @@ afterEach(async () => {
   db = undefined;
 });
 
+const airlineDoc = () => ({ id: randomUUID(), name: 'Aurora Airways', userId: null, image: '' });
+
 function open(devMode = true) {
   return openTestDatabase({ devMode });
 }
 
-test('every replicated collection is created from the shared schemas, within the free RxDB limit', async () => {
+test('every replicated collection but the catalogue is created from the shared schemas, within the free RxDB limit', async () => {
   db = await open();
-  expect(Object.keys(db.collections).sort()).toEqual([...SYNC_COLLECTIONS].sort());
-  expect(SYNC_COLLECTIONS.length).toBeLessThanOrEqual(13);
+  expect(Object.keys(db.collections).sort()).toEqual([...LOCAL_COLLECTIONS].sort());
+  // The flights have a replica of their own (db/catalogue-replica.ts).
+  expect(Object.keys(db.collections)).not.toContain('flights');
+  expect(LOCAL_COLLECTIONS.length).toBeLessThanOrEqual(13);
   expect(rxSchemaOf('reviews').indexes).toContainEqual(['flightId', 'createdAt']);
-  // Flights have no IndexedDB index: each would slow the initial sync (db/schemas.ts).
-  expect(rxSchemaOf('flights').indexes).toEqual([]);
   expect(rxSchemaOf('orders').properties).toHaveProperty('stocks');
 });
 
 test('in development, a document that breaks the shared schema is refused', async () => {
   db = await open(true);
-  await db.collections.flights.insert(flightDoc());
-  await expect(db.collections.flights.insert(flightDoc({ priceCents: -1 }))).rejects.toThrow();
+  const userId = randomUUID();
+  await db.collections.cart.insert(cartDoc(flightDoc(), userId, 1));
   await expect(
-    db.collections.flights.insert({ ...flightDoc(), departureHour: '8h' }),
+    db.collections.cart.insert(cartDoc(flightDoc({ priceCents: -1 }), userId, 1)),
+  ).rejects.toThrow();
+  await expect(
+    db.collections.cart.insert({ ...cartDoc(flightDoc(), userId, 1), departureHour: '8h' }),
   ).rejects.toThrow();
 });
 
@@ -69,11 +75,11 @@ test('nullable fields of the shared schemas are accepted', async () => {
   expect(await db.collections.reviewDrafts.count().exec()).toBe(1);
 });
 
-test('clearing personal data empties the personal collections (tombstones too) and keeps the catalogue', async () => {
+test('clearing personal data empties the personal collections (tombstones too) and keeps the public ones', async () => {
   db = await open(false);
   const userId = randomUUID();
   const flight = flightDoc();
-  await db.collections.flights.insert(flight);
+  await db.collections.airlines.insert(airlineDoc());
   await db.collections.cart.insert(cartDoc(flight, userId, 2));
   await db.collections.preferences.insert({ id: userId, userId, theme: 'dark' });
   const removed = await db.collections.preferences.insert({
@@ -90,7 +96,7 @@ test('clearing personal data empties the personal collections (tombstones too) a
   const ids = [flight.id, userId, removed.id];
   expect(await db.collections.cart.storageInstance.findDocumentsById(ids, true)).toEqual([]);
   expect(await db.collections.preferences.storageInstance.findDocumentsById(ids, true)).toEqual([]);
-  expect(await db.collections.flights.count().exec()).toBe(1);
+  expect(await db.collections.airlines.count().exec()).toBe(1);
 });
 
 test('guest state stays on the device: cart, favourite attempts and theme', async () => {
@@ -119,17 +125,23 @@ test("opening the app's database deletes its older layouts and leaves other data
       };
       request.onerror = () => reject(request.error);
     });
-  const older = ['rxdb-dexie-skyport-v1--0--flights', 'rxdb-dexie-skyport-v1--0--_rxdb_internal'];
+  const older = [
+    'rxdb-dexie-skyport-v1--0--flights',
+    'rxdb-dexie-skyport-v1--0--_rxdb_internal',
+    'skyport-v0-l2-catalogue',
+  ];
   const unrelated = 'rxdb-dexie-another-app--0--flights';
-  for (const name of [...older, unrelated]) await createEmpty(name);
+  for (const name of [...older, unrelated, CATALOGUE_REPLICA_NAME]) await createEmpty(name);
 
   db = await createLocalDatabase({ indexedDB, IDBKeyRange, multiInstance: false });
   const names = async () => (await indexedDB.databases()).map((info) => info.name);
   await expect.poll(names).not.toContain(older[0]);
   const left = await names();
   expect(left).not.toContain(older[1]);
+  expect(left).not.toContain(older[2]);
   expect(left).toContain(unrelated);
-  expect(left).toContain(`rxdb-dexie-${DEFAULT_DATABASE_NAME}--0--flights`);
+  expect(left).toContain(`rxdb-dexie-${DEFAULT_DATABASE_NAME}--0--airlines`);
+  expect(left).toContain(CATALOGUE_REPLICA_NAME);
 });
 
 test('opening the database creates each of its stores in a step of its own', async () => {
@@ -159,6 +171,6 @@ test('opening the database creates each of its stores in a step of its own', asy
     },
   });
   // The internal store, the local documents' store and one per collection.
-  expect(openedAtStep.length).toBeGreaterThanOrEqual(SYNC_COLLECTIONS.length + 2);
+  expect(openedAtStep.length).toBeGreaterThanOrEqual(LOCAL_COLLECTIONS.length + 2);
   expect(new Set(openedAtStep).size).toBe(openedAtStep.length);
 });

@@ -15,23 +15,24 @@ import {
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import {
-  SYNC_COLLECTIONS,
-  SYNC_COLLECTION_INFO,
-  type SyncCollectionName,
-  type SyncDoc,
-} from '@skyport/shared';
+import { SYNC_COLLECTION_INFO, type SyncCollectionName, type SyncDoc } from '@skyport/shared';
 import { useBulkReads } from './bulk-reads.ts';
-import { DEFAULT_DATABASE_NAME } from './database-name.ts';
-import { MIGRATIONS, type DocumentMigration } from './layout.ts';
+import { catalogueReplicaName, DEFAULT_DATABASE_NAME } from './database-name.ts';
+import {
+  LOCAL_COLLECTIONS,
+  MIGRATIONS,
+  type DocumentMigration,
+  type LocalCollectionName,
+} from './layout.ts';
 import { rxSchemaOf } from './schemas.ts';
 import { withSteppedCreation } from './stepped-creation.ts';
 import { withWholeRangeReads } from './whole-range-reads.ts';
 
 /**
- * The browser's local database (docs/architecture.md §4): RxDB on IndexedDB through the Dexie storage, one
- * collection per replicated collection. Created outside React; the data provider hands it to
- * the screens. Nine collections: within the free RxDB's limit of 13 open collections per page.
+ * The browser's local database (docs/architecture.md §4): RxDB on IndexedDB through the Dexie
+ * storage, one collection per replicated collection but the catalogue, which has a replica of its
+ * own (db/catalogue-replica.ts). Created outside React; the data provider hands it to the
+ * screens. Eight collections: within the free RxDB's limit of 13 open collections per page.
  *
  * Besides the collections, a few local documents (RxDB's key-value store, not replicated) keep
  * what belongs to this device rather than to an account: the guest's cart and favourite
@@ -42,16 +43,16 @@ import { withWholeRangeReads } from './whole-range-reads.ts';
  * included, while public replicas are dropped and pulled again (db/layout.ts).
  */
 
-export type SkyportCollections = { [C in SyncCollectionName]: RxCollection<SyncDoc<C>> };
+export type SkyportCollections = { [C in LocalCollectionName]: RxCollection<SyncDoc<C>> };
 export type SkyportDatabase = RxDatabase<SkyportCollections>;
 
 /** The collections that hold one customer's or one airline's data, cleared at logout. */
-export const PERSONAL_COLLECTIONS = SYNC_COLLECTIONS.filter(
+export const PERSONAL_COLLECTIONS = LOCAL_COLLECTIONS.filter(
   (name) => SYNC_COLLECTION_INFO[name].partition !== 'public',
-) as readonly SyncCollectionName[];
+);
 
 /** One schema per collection: a layout of the database. */
-export type SkyportSchemas = { [C in SyncCollectionName]: RxJsonSchema<SyncDoc<C>> };
+export type SkyportSchemas = { [C in LocalCollectionName]: RxJsonSchema<SyncDoc<C>> };
 
 export interface CreateDatabaseOptions {
   /** Database name; by default the app's (database-name.ts), and older layouts of it are deleted. */
@@ -139,8 +140,8 @@ export async function createLocalDatabase(
   await dropOutdatedReplicas(db, schemas);
   await betweenSteps();
   // A collection stored under an older version is migrated before it opens (RxDB's autoMigrate).
-  // One collection per step: all nine at once were one task of 100-200 ms on a slow phone.
-  for (const collection of SYNC_COLLECTIONS) {
+  // One collection per step: all at once were one task of 100-200 ms on a slow phone.
+  for (const collection of LOCAL_COLLECTIONS) {
     await db.addCollections({
       [collection]: {
         schema: schemas[collection],
@@ -156,8 +157,8 @@ export async function createLocalDatabase(
 
 /** The app's layout: every collection's schema, built one per step (each is a few ms). */
 async function layoutSchemas(betweenSteps: () => Promise<void>): Promise<SkyportSchemas> {
-  const schemas: Partial<Record<SyncCollectionName, RxJsonSchema<unknown>>> = {};
-  for (const collection of SYNC_COLLECTIONS) {
+  const schemas: Partial<Record<LocalCollectionName, RxJsonSchema<unknown>>> = {};
+  for (const collection of LOCAL_COLLECTIONS) {
     schemas[collection] = rxSchemaOf(collection) as RxJsonSchema<unknown>;
     await betweenSteps();
   }
@@ -175,7 +176,7 @@ const notMigrated: DocumentMigration = () => null;
  * version must have one), none needed for the public replicas, which are dropped instead.
  */
 function migrationStrategiesOf(
-  collection: SyncCollectionName,
+  collection: LocalCollectionName,
   version: number,
 ): MigrationStrategies {
   const strategies: MigrationStrategies = {};
@@ -191,17 +192,18 @@ function migrationStrategiesOf(
 }
 
 /**
- * Drops the public replicas (flights, airlines, reviews) stored under an older schema version
- * than this layout's, with their replication's records: they are pulled again from scratch
- * (db/layout.ts). Only the outdated versions go: a tab that opened the new layout first keeps
- * what it has pulled since.
+ * Drops the public replicas (airlines, reviews) stored under an older schema version than this
+ * layout's, and those this layout no longer holds (the flights, layout 6), with their
+ * replication's records: they are pulled again from scratch (db/layout.ts). Only the outdated
+ * versions go: a tab that opened the new layout first keeps what it has pulled since.
  */
 async function dropOutdatedReplicas(db: SkyportDatabase, schemas: SkyportSchemas): Promise<void> {
   const stored = await getAllCollectionDocuments(db.internalStore);
   for (const doc of stored) {
     const collection = doc.data.name as SyncCollectionName;
-    if (!(collection in schemas) || !isReplica(collection)) continue;
-    if (doc.data.version >= schemas[collection].version) continue;
+    if (!(collection in SYNC_COLLECTION_INFO) || !isReplica(collection)) continue;
+    const held = collection === 'flights' ? undefined : schemas[collection];
+    if (held && doc.data.version >= held.version) continue;
     for (const storage of [
       { collectionName: collection, schema: doc.data.schema },
       ...doc.data.connectedStorages,
@@ -231,14 +233,23 @@ async function dropOutdatedReplicas(db: SkyportDatabase, schemas: SkyportSchemas
 
 /**
  * Deletes the IndexedDB databases of the app's earlier database names (older layouts, older sync
- * protocols): nobody opens them again, and a replica of the catalogue is megabytes.
+ * protocols), and their catalogue replicas: nobody opens them again, and a replica of the
+ * catalogue is megabytes.
  */
 async function deleteOlderLayouts(factory: IDBFactory): Promise<void> {
   // The Dexie storage names each collection's database `rxdb-dexie-{database}--{version}--{name}`.
   const ours = `rxdb-dexie-${DEFAULT_DATABASE_NAME}--`;
+  const isOlderCatalogue = (name: string) =>
+    name.startsWith('skyport-v') &&
+    name.endsWith('-catalogue') &&
+    name !== catalogueReplicaName(DEFAULT_DATABASE_NAME);
   try {
     for (const { name } of await factory.databases()) {
-      if (name?.startsWith('rxdb-dexie-skyport-v') && !name.startsWith(ours))
+      if (!name) continue;
+      if (
+        (name.startsWith('rxdb-dexie-skyport-v') && !name.startsWith(ours)) ||
+        isOlderCatalogue(name)
+      )
         factory.deleteDatabase(name);
     }
   } catch {

@@ -1,18 +1,27 @@
 /// <reference types="node" />
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { indexedDB } from 'fake-indexeddb';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { createRxDatabase, type RxJsonSchema } from 'rxdb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { cartLineFromFlight, saleFlightOf, type SaleFlight } from '@skyport/shared';
 import type { SyncEngine, SyncUser } from '../sync/engine.ts';
 import { startTestServer, type TestServer } from '../sync/test-server.ts';
 import { readGuestState, writeGuestState, type GuestState } from '../test/guest-state.ts';
-import { localFlight, openTestDatabase, serverRows, startTestEngine } from '../test/test-device.ts';
+import {
+  catalogueOf,
+  localFlight,
+  openTestDatabase,
+  serverRows,
+  startTestEngine,
+} from '../test/test-device.ts';
 import type { SkyportDatabase, SkyportSchemas } from './database.ts';
 import { COLLECTION_VERSIONS, LOCAL_LAYOUT } from './layout.ts';
 import { readGuestCart, writeGuestCart } from './local-state.ts';
 import { allRxSchemas } from './schemas.ts';
-import { cartDoc, favouriteDoc } from './test-docs.ts';
+import { cartDoc, favouriteDoc, flightDoc } from './test-docs.ts';
 
 /**
  * A change of the local layout keeps the device's data (issue 14): a database of an older
@@ -21,7 +30,7 @@ import { cartDoc, favouriteDoc } from './test-docs.ts';
  * real server (sync-server/src/sync/test-server.ts) once the replication runs, as they would have
  * without the upgrade. An airline's sales stay readable, and are pulled again when their documents
  * gained a field (issue 16). Public replicas of an older layout are dropped and pulled again
- * instead. RxDB on fake-indexeddb.
+ * instead, and the flights of a layout before 6 leave the database. RxDB on fake-indexeddb.
  */
 
 let server: TestServer;
@@ -38,10 +47,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function layout(number: number): SkyportSchemas {
+/** A recorded layout (layouts before 6 also hold the flights' schema). */
+function layout(number: number): SkyportSchemas & { flights: RxJsonSchema<unknown> } {
   return JSON.parse(
     readFileSync(new URL(`./layouts/layout-${number}.json`, import.meta.url), 'utf8'),
-  ) as SkyportSchemas;
+  ) as SkyportSchemas & { flights: RxJsonSchema<unknown> };
 }
 
 async function openDatabase(name: string, schemas?: SkyportSchemas): Promise<SkyportDatabase> {
@@ -51,8 +61,8 @@ async function openDatabase(name: string, schemas?: SkyportSchemas): Promise<Sky
   return db;
 }
 
-function startEngine(db: SkyportDatabase, token: string | null): SyncEngine {
-  const engine = startTestEngine(server, db, { token: () => token });
+async function startEngine(db: SkyportDatabase, token: string | null): Promise<SyncEngine> {
+  const engine = await startTestEngine(server, db, { token: () => token });
   engines.push(engine);
   return engine;
 }
@@ -115,6 +125,8 @@ async function serverFavourites(userId: string): Promise<string[]> {
 const BEFORE_CUSTOMER_CHANGES = 2;
 /** The last layout before sales carried their flights (layout 4). */
 const BEFORE_SALE_FLIGHTS = 3;
+/** The last layout with the flights in the RxDB database (layout 6 moved them out). */
+const BEFORE_OWN_CATALOGUE = 5;
 
 test('the recorded layouts the upgrades start from are the ones before the changes they test', () => {
   expect(LOCAL_LAYOUT).toBeGreaterThan(BEFORE_SALE_FLIGHTS);
@@ -147,7 +159,7 @@ test("an upgrade from an older layout keeps a customer's unpushed changes, still
   // reach the server.
   let db = await openDatabase(name, layout(BEFORE_CUSTOMER_CHANGES));
   expect(db.collections.cart.schema.version).toBe(0);
-  let engine = startEngine(db, customer.token);
+  let engine = await startEngine(db, customer.token);
   await engine.setUser(user);
   await engine.awaitInSync();
   await db.collections.cart.insert(cartDoc(await localFlight(db, kept), user.id, 1));
@@ -201,7 +213,6 @@ test("an upgrade from an older layout keeps a customer's unpushed changes, still
   const favourites = await db.collections.favourites.find().exec();
   expect(favourites.map((doc) => doc.flightId)).toEqual([favourite]);
   expect((await db.collections.reviewDrafts.findOne(draftId).exec())?.status).toBe('pending');
-  expect(await db.collections.flights.count().exec()).toBe(10);
   expect(await readGuestState(db)).toEqual(guestState);
   // The old layout's collections were emptied (RxDB clears them after the migration).
   expect(await storedRecords(`rxdb-dexie-${name}--0--cart`)).toBe(0);
@@ -216,7 +227,7 @@ test("an upgrade from an older layout keeps a customer's unpushed changes, still
   // amount and a removed favourite too, which need the records of what the server had (pushed
   // without them, the server would take them for conflicts and keep its own). At login the
   // guest's cart joins the customer's, as always.
-  engine = startEngine(db, customer.token);
+  engine = await startEngine(db, customer.token);
   await engine.setUser(user);
   await engine.awaitInSync();
   await expect
@@ -246,25 +257,51 @@ test("an upgrade from an older layout keeps a customer's unpushed changes, still
 test('a public replica of an older layout is dropped and pulled again from scratch', async () => {
   const name = `replica-${randomUUID()}`;
   let db = await openDatabase(name);
-  let engine = startEngine(db, null);
+  let engine = await startEngine(db, null);
   await engine.awaitInSync();
-  const pulled = await db.collections.flights.count().exec();
+  const pulled = await db.collections.airlines.count().exec();
   expect(pulled).toBeGreaterThan(0);
   await writeGuestCart(db, [cartLineFromFlight(await localFlight(db, server.flightIds[0]!))]);
   await engine.stop();
   await db.close();
 
-  // A layout in which the flights changed (a new version).
+  // A layout in which the airlines changed (a new version).
   const next = allRxSchemas();
-  db = await openDatabase(name, { ...next, flights: { ...next.flights, version: 1 } });
-  expect(db.collections.flights.schema.version).toBe(1);
-  expect(await db.collections.flights.count().exec()).toBe(0);
-  expect(await storedRecords(`rxdb-dexie-${name}--0--flights`)).toBe(0);
-  // Its replication's records went too: the next replication pulls every flight again.
-  engine = startEngine(db, null);
+  db = await openDatabase(name, { ...next, airlines: { ...next.airlines, version: 1 } });
+  expect(db.collections.airlines.schema.version).toBe(1);
+  expect(await db.collections.airlines.count().exec()).toBe(0);
+  expect(await storedRecords(`rxdb-dexie-${name}--0--airlines`)).toBe(0);
+  // Its replication's records went too: the next replication pulls every airline again.
+  engine = await startEngine(db, null);
   await engine.awaitInSync();
-  expect(await db.collections.flights.count().exec()).toBe(pulled);
+  expect(await db.collections.airlines.count().exec()).toBe(pulled);
   expect(await readGuestCart(db)).toHaveLength(1);
+  await engine.stop();
+  await db.close();
+});
+
+test('the flights of a layout before 6 leave the database: the catalogue has a replica of its own', async () => {
+  const name = `catalogue-move-${randomUUID()}`;
+  // Layout 5's database as that app left it: the flights in an RxDB collection.
+  const before = await createRxDatabase({
+    name,
+    storage: wrappedValidateAjvStorage({ storage: getRxStorageDexie({ indexedDB, IDBKeyRange }) }),
+    multiInstance: false,
+  });
+  const flights = layout(BEFORE_OWN_CATALOGUE).flights;
+  await before.addCollections({ flights: { schema: flights } });
+  await before.collections.flights!.insert(flightDoc());
+  await before.close();
+  expect(await storedRecords(`rxdb-dexie-${name}--0--flights`)).toBe(1);
+
+  // The current layout opens it: the old collection's records are gone, the rest opens as usual,
+  // and the catalogue is pulled into its own replica.
+  const db = await openDatabase(name);
+  expect(Object.keys(db.collections)).not.toContain('flights');
+  expect(await storedRecords(`rxdb-dexie-${name}--0--flights`)).toBe(0);
+  const engine = await startEngine(db, null);
+  await engine.awaitInSync();
+  expect(await catalogueOf(db).count()).toBeGreaterThanOrEqual(10);
   await engine.stop();
   await db.close();
 });
@@ -292,7 +329,7 @@ test("an upgrade keeps an airline's sales, readable offline, and then fills in t
   // them.
   let db = await openDatabase(name, layout(BEFORE_SALE_FLIGHTS));
   expect(db.collections.sales.schema.version).toBe(0);
-  let engine = startTestEngine(server, db, {
+  let engine = await startTestEngine(server, db, {
     token: () => airline.token,
     fetch: withoutSaleFlights,
   });
@@ -317,7 +354,7 @@ test("an upgrade keeps an airline's sales, readable offline, and then fills in t
   expect(kept.map((doc) => doc.toJSON())).toEqual(before.map((doc) => doc.toJSON()));
 
   // Replicating again, they are pulled again from the start and carry their flights.
-  engine = startEngine(db, airline.token);
+  engine = await startEngine(db, airline.token);
   await engine.setUser(user);
   await engine.awaitInSync();
   await expect
@@ -325,7 +362,7 @@ test("an upgrade keeps an airline's sales, readable offline, and then fills in t
       (await db.collections.sales.find().exec()).map((doc) => [doc.idFlight, doc.flight]).sort(),
     )
     .toEqual(flightIds.map((id) => [id, sold.get(id)]).sort());
-  expect(await db.collections.flights.findOne(deleted).exec()).toBeNull();
+  expect((await catalogueOf(db).get([deleted])).size).toBe(0);
   await engine.stop();
   await db.close();
 });

@@ -1,4 +1,4 @@
-import type { SyncCollectionName } from '@skyport/shared';
+import { SYNC_COLLECTIONS, type SyncCollectionName } from '@skyport/shared';
 
 /**
  * The local database's layout: its collections, their schemas (db/schemas.ts, from the shared
@@ -11,7 +11,7 @@ import type { SyncCollectionName } from '@skyport/shared';
  *   with them orders and sales) are migrated in place by RxDB, one strategy per version below:
  *   documents not yet pushed stay in the queue, with the replication's own records of what the
  *   server had (RxDB migrates those too), so they are pushed as they would have been;
- * - the replicas of public data (flights, airlines, reviews) are dropped and pulled again: they
+ * - the replicas of public data (airlines, reviews) are dropped and pulled again: they
  *   hold nothing of the device's own, and a catalogue is quicker to pull than to migrate (RxDB
  *   would copy it twice, its documents and its replication records, before the app could read it).
  *
@@ -30,12 +30,23 @@ import type { SyncCollectionName } from '@skyport/shared';
  * 5. order lines gained the optional `ticket`, the line's signed e-ticket (issue 17): orders
  *    version 1, documents unchanged (the server gives every order that gets its tickets a new
  *    revision, so they arrive by the ordinary pull).
+ * 6. the flights left the database for a replica of their own (db/catalogue-replica.ts, decision
+ *    031): the stored collection is dropped with its replication's records (database.ts
+ *    `dropOutdatedReplicas`), and the catalogue is loaded again into the new replica.
  */
-export const LOCAL_LAYOUT = 5;
+export const LOCAL_LAYOUT = 6;
+
+/**
+ * The collections the RxDB database holds: every replicated one but the catalogue, which has a
+ * replica of its own (db/catalogue-replica.ts).
+ */
+export type LocalCollectionName = Exclude<SyncCollectionName, 'flights'>;
+export const LOCAL_COLLECTIONS: readonly LocalCollectionName[] = SYNC_COLLECTIONS.filter(
+  (name): name is LocalCollectionName => name !== 'flights',
+);
 
 /** The schema version of each collection in the current layout. */
-export const COLLECTION_VERSIONS: Readonly<Record<SyncCollectionName, number>> = {
-  flights: 0,
+export const COLLECTION_VERSIONS: Readonly<Record<LocalCollectionName, number>> = {
   airlines: 0,
   reviews: 0,
   favourites: 1,
@@ -52,7 +63,7 @@ export const COLLECTION_VERSIONS: Readonly<Record<SyncCollectionName, number>> =
  * pulled again from its start once, when its replication starts and finds one (sync/replication.ts):
  * the documents stay readable meanwhile, and the server's copies then replace them.
  */
-export const SERVER_FILLED_FIELDS: Readonly<Partial<Record<SyncCollectionName, string>>> = {
+export const SERVER_FILLED_FIELDS: Readonly<Partial<Record<LocalCollectionName, string>>> = {
   sales: 'flight',
 };
 

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import type { RxJsonSchema } from 'rxdb';
-import {
-  SYNC_COLLECTIONS,
-  SYNC_DOC_SCHEMAS,
-  type SyncCollectionName,
-  type SyncDoc,
-} from '@skyport/shared';
-import { COLLECTION_VERSIONS } from './layout.ts';
+import { SYNC_DOC_SCHEMAS, type SyncDoc } from '@skyport/shared';
+import { COLLECTION_VERSIONS, LOCAL_COLLECTIONS, type LocalCollectionName } from './layout.ts';
 
 /**
  * The RxDB collection schemas, derived from the shared zod document schemas (the same ones the
@@ -17,21 +12,12 @@ import { COLLECTION_VERSIONS } from './layout.ts';
  */
 
 /**
- * IndexedDB indexes per collection. Flights have none: every index of theirs slows the initial
- * sync of the whole catalogue, for every visitor (measured in headless chromium: 10,000 puts take
- * about twice as long with six indexes as with none, and the one index for the airline's own
- * table cost the initial sync about a tenth), while the screens that read them keep them in
- * memory instead. The home screen's sort orders are indexed there
- * (features/catalog/data/catalogue-index.ts: the listed flights kept sorted once per order),
- * because the home query filters by prefix search with fallbacks and price bands that no IndexedDB
- * range can answer; an airline's own table is one airline's flights, filtered from one read of
- * the whole collection when it opens (whole-range-reads.ts: about 0.3 s for 10,000 flights in
- * headless chromium) and kept up to date by RxDB's event-reduce.
+ * IndexedDB indexes per collection. (The flights are not in RxDB: db/catalogue-replica.ts keeps
+ * them without any index, and the screens that read them keep their orders in memory.)
  */
 export const COLLECTION_INDEXES: Readonly<
-  Record<SyncCollectionName, readonly (readonly string[])[]>
+  Record<LocalCollectionName, readonly (readonly string[])[]>
 > = {
-  flights: [],
   airlines: [['name', 'id']],
   reviews: [
     ['flightId', 'createdAt'],
@@ -85,7 +71,7 @@ function simplifyNullable(node: JsonSchemaNode): JsonSchemaNode {
 }
 
 /** The RxDB schema of a replicated collection. */
-export function rxSchemaOf<C extends SyncCollectionName>(collection: C): RxJsonSchema<SyncDoc<C>> {
+export function rxSchemaOf<C extends LocalCollectionName>(collection: C): RxJsonSchema<SyncDoc<C>> {
   const json = simplifyNullable(
     z.toJSONSchema(SYNC_DOC_SCHEMAS[collection], {
       target: 'draft-7',
@@ -130,9 +116,9 @@ export function rxSchemaOf<C extends SyncCollectionName>(collection: C): RxJsonS
   } as unknown as RxJsonSchema<SyncDoc<C>>;
 }
 
-/** Every replicated collection's schema. */
-export function allRxSchemas(): { [C in SyncCollectionName]: RxJsonSchema<SyncDoc<C>> } {
-  return Object.fromEntries(SYNC_COLLECTIONS.map((name) => [name, rxSchemaOf(name)])) as {
-    [C in SyncCollectionName]: RxJsonSchema<SyncDoc<C>>;
+/** Every schema of the RxDB database. */
+export function allRxSchemas(): { [C in LocalCollectionName]: RxJsonSchema<SyncDoc<C>> } {
+  return Object.fromEntries(LOCAL_COLLECTIONS.map((name) => [name, rxSchemaOf(name)])) as {
+    [C in LocalCollectionName]: RxJsonSchema<SyncDoc<C>>;
   };
 }

@@ -18,18 +18,18 @@ import {
 /**
  * RxDB's Dexie storage answers a query by walking an IndexedDB cursor over the query's index
  * range, one request per document, and in Chromium a step costs about as much as a `get` (around
- * 100 µs for a flight: a query over 10,000 flights took about a second in headless chromium,
- * whether it was the home catalogue's whole list or one airline's flights). One `getAll` over the
- * same index range returns the same documents in the same order in a single request (about 19 µs
- * a flight): the same queries take about a third of the time.
+ * 100 µs for a flight: a query over 10,000 flights took about a second in headless chromium, when
+ * the flights were still in RxDB). One `getAll` over the same index range returns the same
+ * documents in the same order in a single request (about 19 µs a flight): the same queries take
+ * about a third of the time.
  *
  * This storage wrapper answers a query with `getAll` whenever the cursor would have read the
  * whole range anyway: no limit, or a limit that the cursor cannot stop at (the order is sorted
  * after reading). Where the cursor stops early (a limit with the order given by the index) and
  * the index alone decides which documents match, `getAll` is given the count: the first `skip +
- * limit` documents of the range, in one request (the catalogue reads the flights in pages of
- * ids this way, catalogue.ts). Where the documents must also be filtered, RxDB's own query runs
- * as before. Same range, same matcher and sort as RxDB's, same results (tested against it).
+ * limit` documents of the range, in one request. Where the documents must also be filtered,
+ * RxDB's own query runs as before. Same range, same matcher and sort as RxDB's, same results
+ * (tested against it).
  */
 
 type DexieInstance = RxStorageInstanceDexie<unknown>;

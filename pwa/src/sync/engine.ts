@@ -46,6 +46,9 @@ import { serverSentEvents } from './sse.ts';
 import { createSyncStatusStore, type SyncStatusStore } from './status.ts';
 import { createChangeTracker, type ChangeCollection, type ChangeTracker } from './change-states.ts';
 import { countUnsentChanges, watchUnsentChanges } from './unsent-changes.ts';
+import type { CatalogueReplica } from '../db/catalogue-replica.ts';
+import { startCatalogueReplication, type CatalogueReplication } from './catalogue-replication.ts';
+import { SnapshotLoad, startSnapshotLoad } from './snapshot.ts';
 
 /** Who the session belongs to, as far as sync cares. The identity layer's `User` fits. */
 export interface SyncUser {
@@ -56,6 +59,8 @@ export interface SyncUser {
 
 export interface SyncEngineOptions {
   db: SkyportDatabase;
+  /** The catalogue's replica (db/catalogue-replica.ts), which its own replication fills. */
+  catalogue: CatalogueReplica;
   transport: SyncTransport;
   retry?: RetryPolicy;
   /** How long login waits for the first pull of the cart before merging the guest cart. */
@@ -104,22 +109,30 @@ export interface SyncEngine {
    * would lose. Collections another tab replicates (it leads) are not counted here.
    */
   unsentChanges(waitMs: number): Promise<number>;
-  /** The running replication of a collection, if any. */
-  replication(collection: SyncCollectionName): CollectionReplication | undefined;
+  /** The running replication of a collection, if any (the catalogue's is of its own kind). */
+  replication(collection: 'flights'): CatalogueReplication | undefined;
+  replication(collection: RxCollectionName): CollectionReplication | undefined;
+  replication(
+    collection: SyncCollectionName,
+  ): CollectionReplication | CatalogueReplication | undefined;
   /** Resolves when every running replication has pulled and pushed everything (tests, bench). */
   awaitInSync(): Promise<void>;
   stop(): Promise<void>;
 }
 
-const PUBLIC_COLLECTIONS: readonly SyncCollectionName[] = ['flights', 'airlines', 'reviews'];
-const CUSTOMER_COLLECTIONS: readonly SyncCollectionName[] = [
+/** The collections RxDB holds: all but the catalogue (db/catalogue-replica.ts). */
+type RxCollectionName = Exclude<SyncCollectionName, 'flights'>;
+
+/** Public collections besides the catalogue, replicated for everybody. */
+const PUBLIC_COLLECTIONS: readonly RxCollectionName[] = ['airlines', 'reviews'];
+const CUSTOMER_COLLECTIONS: readonly RxCollectionName[] = [
   'favourites',
   'cart',
   'preferences',
   'reviewDrafts',
   'orders',
 ];
-const AIRLINE_COLLECTIONS: readonly SyncCollectionName[] = ['sales'];
+const AIRLINE_COLLECTIONS: readonly RxCollectionName[] = ['sales'];
 /** How often at most the catalogue's freshness is saved while pulls keep moving it. */
 const FRESHNESS_SAVE_MS = 30_000;
 
@@ -139,14 +152,14 @@ function browserOnlineEvents(): Observable<boolean> | undefined {
   );
 }
 
-function personalCollectionsOf(user: SyncUser | null): readonly SyncCollectionName[] {
+function personalCollectionsOf(user: SyncUser | null): readonly RxCollectionName[] {
   if (!user) return [];
   if (user.role === 'customer') return CUSTOMER_COLLECTIONS;
   if (user.role === 'airline' && user.airlineId) return AIRLINE_COLLECTIONS;
   return [];
 }
 
-function partitionOf(user: SyncUser, collection: SyncCollectionName): string {
+function partitionOf(user: SyncUser, collection: RxCollectionName): string {
   return SYNC_COLLECTION_INFO[collection].partition === 'airline'
     ? (user.airlineId ?? '')
     : user.id;
@@ -167,7 +180,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const status = createSyncStatusStore(initiallyOnline);
   const changes = createChangeTracker(db);
   const user$ = new BehaviorSubject<SyncUser | null>(null);
-  const replications = new Map<SyncCollectionName, CollectionReplication>();
+  const replications = new Map<RxCollectionName, CollectionReplication>();
+  /** The catalogue's replication, from `start()` on. */
+  let catalogue: CatalogueReplication | undefined;
   const subscriptions = new Subscription();
   let streamSubscription: Subscription | undefined;
   let streamFailures = 0;
@@ -180,7 +195,32 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   const firstPulls = new Map(Object.entries(options.firstPulls ?? {}));
 
-  function startReplication(collection: SyncCollectionName, partition: string | null) {
+  /**
+   * Writes the catalogue's snapshot into its (emptied) replica: the one asked for in advance, else
+   * a new one; false where there is none (no workers) or it failed.
+   */
+  async function loadCatalogueSnapshot(): Promise<boolean> {
+    const prefetched = firstPulls.get('flights');
+    firstPulls.delete('flights');
+    const value = prefetched ? await prefetched.catch(() => undefined) : undefined;
+    const load = value instanceof SnapshotLoad ? value : startSnapshotLoad(transport, 'flights');
+    return load ? load.writeInto(options.catalogue.name) : false;
+  }
+
+  function startCatalogue() {
+    const prefetched = firstPulls.get('flights');
+    catalogue = startCatalogueReplication(options.catalogue, {
+      transport,
+      status,
+      retry,
+      loadSnapshot: loadCatalogueSnapshot,
+      // A first pull asked for in advance where no snapshot could be (pull-request.ts).
+      firstPull: prefetched?.then((value) => (value instanceof SnapshotLoad ? undefined : value)),
+    });
+    catalogue.state.active$.subscribe((isActive) => status.setActive('flights', isActive));
+  }
+
+  function startReplication(collection: RxCollectionName, partition: string | null) {
     const firstPull = partition === null ? firstPulls.get(collection) : undefined;
     firstPulls.delete(collection);
     const replication = startCollectionReplication(db, collection, {
@@ -260,8 +300,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   function connectStream() {
     streamSubscription?.unsubscribe();
     streamSubscription = undefined;
-    if (stopped || replications.size === 0) return;
-    const names = [...replications.keys()].sort().join(',');
+    if (stopped || (replications.size === 0 && !catalogue)) return;
+    const names = [...replications.keys(), ...(catalogue ? ['flights'] : [])].sort().join(',');
     streamSubscription = serverSentEvents(transport, `/sync/stream?collections=${names}`).subscribe(
       {
         next(event) {
@@ -270,12 +310,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
             status.reportSuccess('stream');
             status.setStreamConnected(true);
             for (const replication of replications.values()) replication.stream.next('RESYNC');
+            catalogue?.stream.next('RESYNC');
             return;
           }
           if (event.event !== 'changes') return;
           const parsed = ChangesEventSchema.safeParse(JSON.parse(event.data));
           if (!parsed.success) return;
-          const replication = replications.get(parsed.data.collection);
+          const { collection } = parsed.data;
+          const replication = collection === 'flights' ? catalogue : replications.get(collection);
           replication?.stream.next({
             documents: parsed.data.documents as never,
             checkpoint: parsed.data.checkpoint,
@@ -346,7 +388,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       Promise.race([
         Promise.all(
           ['cart', 'favourites', 'preferences'].map((name) =>
-            replications.get(name as SyncCollectionName)?.state.awaitInitialReplication(),
+            replications.get(name as RxCollectionName)?.state.awaitInitialReplication(),
           ),
         ),
         interrupted,
@@ -377,14 +419,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
     const attempts = await readFavouriteAttempts(db);
     if (attempts.length > 0) {
-      const flights = await db.collections.flights.findByIds(attempts).exec();
+      const flights = await options.catalogue.get(attempts);
       const existing = await db.collections.favourites.findByIds(attempts).exec();
       const toSave: FavouriteDoc[] = [];
       for (const flightId of attempts) {
         const flight = flights.get(flightId);
         if (!flight || existing.has(flightId)) continue;
         toSave.push({
-          ...favouriteFromFlight(flight.toJSON() as never, Date.now()),
+          ...favouriteFromFlight(flight, Date.now()),
           id: flightId,
           userId: user.id,
         });
@@ -431,6 +473,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     start() {
       if (started) return;
       started = true;
+      startCatalogue();
       for (const collection of PUBLIC_COLLECTIONS) startReplication(collection, null);
       subscriptions.add(keepCatalogueFreshness());
       const online$ = options.onlineEvents ?? browserOnlineEvents();
@@ -441,6 +484,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
             if (!online) return;
             // Back online: pull what was missed and reconnect at once instead of after the backoff.
             for (const replication of replications.values()) replication.state.reSync();
+            catalogue?.state.reSync();
             reconnectNow?.();
           }),
         );
@@ -463,14 +507,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         unsent += (await countUnsentChanges(replication)) ?? 0;
       return unsent;
     },
-    replication(collection) {
-      return replications.get(collection);
-    },
+    replication: ((collection: SyncCollectionName) =>
+      collection === 'flights'
+        ? catalogue
+        : replications.get(collection)) as SyncEngine['replication'],
     async awaitInSync() {
       await queue;
-      await Promise.all(
-        [...replications.values()].map((replication) => replication.state.awaitInSync()),
-      );
+      await Promise.all([
+        ...[...replications.values()].map((replication) => replication.state.awaitInSync()),
+        catalogue?.state.awaitInSync(),
+      ]);
     },
     async stop() {
       stopped = true;
@@ -483,6 +529,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         await replication.state.cancel();
       }
       replications.clear();
+      if (catalogue) {
+        catalogue.stream.complete();
+        await catalogue.state.cancel();
+        catalogue = undefined;
+      }
+      for (const pending of firstPulls.values())
+        void pending.then((value) => value instanceof SnapshotLoad && value.dispose());
     },
   };
 }

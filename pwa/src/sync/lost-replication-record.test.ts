@@ -13,7 +13,7 @@ import { getChangedDocumentsSince } from 'rxdb';
 import type { RxStorageInstanceDexie } from 'rxdb/plugins/storage-dexie';
 import { closeLocalData, type LocalData } from '../data/local-data.ts';
 import { incrementLine } from '../features/cart/data/cart.ts';
-import { openTestDatabase, startTestEngine, until } from '../test/test-device.ts';
+import { catalogueOf, openTestDatabase, startTestEngine, until } from '../test/test-device.ts';
 import { startTestServer, type TestServer } from './test-server.ts';
 import { listUnsentChanges } from './unsent-changes.ts';
 
@@ -76,7 +76,7 @@ async function addLineElsewhere(flight: Flight) {
 /** The device (on the database `name`), signed in as the server's customer and in sync. */
 async function openDevice(name: string): Promise<LocalData> {
   const db = await openTestDatabase({ name });
-  const engine = startTestEngine(server, db, {
+  const engine = await startTestEngine(server, db, {
     token: () => server.actors.customer.token,
     fetch: async (input, init) => {
       const url = new URL(String(input));
@@ -85,7 +85,7 @@ async function openDevice(name: string): Promise<LocalData> {
       return fetch(input, init);
     },
   });
-  const device = { db, engine };
+  const device = { db, catalogue: catalogueOf(db), engine };
   opened.push(device);
   await engine.setUser({ id: server.actors.customer.id!, role: 'customer', airlineId: null });
   await engine.awaitInSync();

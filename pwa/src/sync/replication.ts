@@ -1,17 +1,6 @@
-import { BehaviorSubject, Subject, filter, firstValueFrom, map } from 'rxjs';
-import {
-  replicateRxCollection,
-  startReplicationOnLeaderShip,
-  type RxReplicationState,
-} from 'rxdb/plugins/replication';
-import {
-  getAssumedMasterState,
-  getLastCheckpointDoc,
-  getMetaWriteRow,
-  setCheckpoint,
-  type RxReplicationWriteToMasterRow,
-  type RxStorageInstanceReplicationState,
-} from 'rxdb';
+import { Subject, map } from 'rxjs';
+import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import { getAssumedMasterState, getMetaWriteRow, type RxReplicationWriteToMasterRow } from 'rxdb';
 import {
   PUSH_MAX_ROWS,
   PUSH_REPORT_HEADER,
@@ -25,16 +14,9 @@ import {
   type WithDeletedFlag,
 } from '@skyport/shared';
 import type { SkyportDatabase } from '../db/database.ts';
-import { SERVER_FILLED_FIELDS } from '../db/layout.ts';
+import { SERVER_FILLED_FIELDS, type LocalCollectionName } from '../db/layout.ts';
 import { SyncHttpError, syncRequest, type SyncTransport } from './http.ts';
 import { PULL_BATCH, pullPath } from './pull-request.ts';
-import {
-  SNAPSHOT_COLLECTIONS,
-  SnapshotLoad,
-  startSnapshotLoad,
-  type LoadedSnapshot,
-} from './snapshot.ts';
-import type { LocalCheckpoint } from './snapshot-protocol.ts';
 import type { SyncStatusStore } from './status.ts';
 import type { JournalDoc } from '../db/change-journal.ts';
 import {
@@ -52,9 +34,6 @@ import { createEchoOrder } from './echo-order.ts';
  * is sized for with every field at its maximum length (shared/src/schemas/json-size.ts).
  */
 const PUSH_BATCH = PUSH_MAX_ROWS;
-
-/** How long a snapshot waits for the replication's upstream to have looked at the collection. */
-const UPSTREAM_WAIT_MS = 5000;
 
 export interface RetryPolicy {
   /** First wait after a failure. */
@@ -84,7 +63,7 @@ export interface StreamedChanges {
 }
 
 export interface CollectionReplication {
-  collection: SyncCollectionName;
+  collection: LocalCollectionName;
   state: RxReplicationState<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>;
   /** Live changes and 'RESYNC' signals for this collection, fed by the engine's event stream. */
   stream: Subject<StreamedChanges | 'RESYNC'>;
@@ -99,7 +78,7 @@ export interface ReplicationContext {
   /**
    * The answer to this collection's pull from no checkpoint, asked for before the local database
    * had opened (pull-request.ts `requestFirstPull`). The first pull uses it if it indeed starts
-   * from no checkpoint. For the catalogue it resolves with its snapshot's `SnapshotLoad` instead.
+   * from no checkpoint.
    */
   firstPull?: Promise<unknown>;
   /**
@@ -119,7 +98,7 @@ export interface ReplicationContext {
  */
 export function startCollectionReplication(
   db: SkyportDatabase,
-  collection: SyncCollectionName,
+  collection: LocalCollectionName,
   context: ReplicationContext,
 ): CollectionReplication {
   const { transport, status } = context;
@@ -285,41 +264,6 @@ export function startCollectionReplication(
       : newer;
   };
 
-  /** The snapshot this replication loaded (its pulls then go on from its checkpoint). */
-  let snapshot: LoadedSnapshot | null | undefined;
-  /**
-   * Loads the collection's snapshot into the local database once (the one asked for in advance,
-   * else a new one); null when there is none, or it failed: then the pulls start from nothing.
-   * Called by the replication's first pull, so RxDB's replication state exists: the snapshot is
-   * written once its upstream has looked at the (empty) collection, and with the context of its
-   * downstream's writes, so that the upstream passes over the snapshot's documents as it passes
-   * over pulled ones (RxDB runs an upstream even without a push handler, and would otherwise
-   * compare every document, one by one, on the page).
-   */
-  async function loadSnapshot(prefetched: Promise<unknown> | undefined) {
-    if (snapshot !== undefined || !SNAPSHOT_COLLECTIONS.has(collection)) return snapshot ?? null;
-    const value = prefetched ? await prefetched.catch(() => undefined) : undefined;
-    const load =
-      value instanceof SnapshotLoad
-        ? value
-        : db.multiInstance
-          ? // Not written at once: the replication runs already, its go-ahead comes below.
-            startSnapshotLoad(transport, collection, null)
-          : null;
-    const internal = state.internalReplicationState;
-    if (!load || !internal) {
-      load?.dispose();
-      snapshot = null;
-      return snapshot;
-    }
-    await Promise.race([
-      firstValueFrom(internal.firstSyncDone.up.pipe(filter((done) => done))),
-      new Promise((resolve) => setTimeout(resolve, UPSTREAM_WAIT_MS)),
-    ]);
-    snapshot = await load.writeInto(db, await internal.downstreamBulkWriteFlag);
-    return snapshot;
-  }
-
   /**
    * Whether this start's first pull goes back to the start of the collection, because a stored
    * document lacks a field the server fills (db/layout.ts `SERVER_FILLED_FIELDS`): it was pulled
@@ -337,17 +281,9 @@ export function startCollectionReplication(
     return stale !== null;
   }
 
-  /**
-   * A new device's catalogue: its snapshot is written into the empty replica as it downloads,
-   * and the replication starts once it is there (`startAfterSnapshot`).
-   */
-  const snapshotFirst =
-    SNAPSHOT_COLLECTIONS.has(collection) && firstPull !== undefined && db.multiInstance;
-
   const state = replicateRxCollection<SyncDoc<SyncCollectionName>, ReplicationCheckpoint>({
     collection: db.collections[collection] as never,
     replicationIdentifier: `skyport-sync:${collection}:${context.partition ?? 'public'}`,
-    autoStart: !snapshotFirst,
     live: true,
     retryTime: retry.baseMs,
     // The app decides when to run; a hidden tab keeps syncing so that the data is fresh on return.
@@ -370,35 +306,8 @@ export function startCollectionReplication(
         try {
           if (checkpoint && (await mustPullAgain())) checkpoint = undefined;
           let answer: unknown;
-          if (!checkpoint) {
-            // A replica without a checkpoint (a new device): the snapshot first, when there is one.
-            const loaded = await loadSnapshot(prefetched);
-            if (loaded) {
-              const body = responseSchema.parse(
-                await syncRequest(
-                  transport,
-                  pullPath(collection, loaded.checkpoint ?? undefined, batchSize),
-                ),
-              );
-              succeeded();
-              status.reportPulled(collection);
-              // Nothing new since the snapshot: its last document (stored, so RxDB writes
-              // nothing) makes RxDB keep the snapshot's checkpoint.
-              const documents =
-                body.documents.length > 0 || !loaded.last ? body.documents : [loaded.last];
-              return {
-                documents: documents as Doc[],
-                checkpoint: body.checkpoint ?? loaded.checkpoint ?? undefined,
-              };
-            }
-            if (prefetched && batchSize === PULL_BATCH[collection]) {
-              const value = await prefetched;
-              if (!(value instanceof SnapshotLoad)) answer = value;
-            }
-          } else if (prefetched) {
-            // Asked for in advance, but the device had a checkpoint after all.
-            void prefetched.then((value) => value instanceof SnapshotLoad && value.dispose());
-          }
+          if (!checkpoint && prefetched && batchSize === PULL_BATCH[collection])
+            answer = await prefetched;
           answer ??= await syncRequest(transport, pullPath(collection, checkpoint, batchSize));
           const body = responseSchema.parse(answer);
           succeeded();
@@ -457,61 +366,5 @@ export function startCollectionReplication(
   });
 
   state.active$.subscribe((isActive) => status.setActive(collection, isActive));
-  /**
-   * Tells the replication's upstream that the local documents up to `written` (the snapshot's)
-   * are the server's. RxDB runs an upstream even for a collection it never pushes, and its first
-   * pass reads every document written since its checkpoint back, on the page, to compare it with
-   * what the server was last known to hold; without a checkpoint that is the whole snapshot. RxDB
-   * sets an upstream checkpoint of its own only for a push (`push.initialCheckpoint`, and a push
-   * would make it keep a state per pulled document), so it is written here as RxDB writes it
-   * (`setCheckpoint`), into the replication's meta storage (`metaInfoPromise`), if there is none.
-   */
-  async function skipUpstreamOf(written: LocalCheckpoint) {
-    const meta = await state.metaInfoPromise;
-    const metaInstance = await db.storage.createStorageInstance({
-      databaseName: db.name,
-      collectionName: meta.collectionName,
-      databaseInstanceToken: db.token,
-      multiInstance: db.multiInstance,
-      options: {},
-      schema: meta.schema,
-      password: db.password,
-      devMode: false,
-    });
-    try {
-      // What `setCheckpoint` reads of a replication's state; the key only names the revision.
-      const checkpoints = {
-        input: { metaInstance },
-        primaryPath: 'id',
-        checkpointQueue: Promise.resolve(),
-        lastCheckpointDoc: {},
-        events: { canceled: new BehaviorSubject(false) },
-        checkpointKey: Promise.resolve(db.token),
-      } as unknown as RxStorageInstanceReplicationState<SyncDoc<SyncCollectionName>>;
-      if ((await getLastCheckpointDoc(checkpoints, 'up')) === undefined)
-        await setCheckpoint(checkpoints, 'up', written);
-    } finally {
-      await metaInstance.close();
-    }
-  }
-
-  /**
-   * Starts the replication once the snapshot asked for in advance is in the replica (or could not
-   * be written at once: then the first pull gives the go-ahead, see `loadSnapshot`).
-   */
-  async function startAfterSnapshot() {
-    const value = await firstPull?.catch(() => undefined);
-    const loaded = value instanceof SnapshotLoad ? await value.writtenAtOnce(db.name) : null;
-    if (loaded) {
-      snapshot = loaded;
-      firstPull = undefined;
-      // Best effort: without it the upstream reads the documents back, nothing worse.
-      if (loaded.written) await skipUpstreamOf(loaded.written).catch(() => undefined);
-    }
-    state.autoStart = true;
-    await startReplicationOnLeaderShip(true, state);
-  }
-  if (snapshotFirst) void startAfterSnapshot();
-
   return { collection, state, stream };
 }

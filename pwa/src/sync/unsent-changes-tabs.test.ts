@@ -97,11 +97,11 @@ test("a tab that does not run the replication counts the changes waiting to be s
   network.setOnline(false);
   await until(status(leader), (phase) => phase === 'offline');
   const [first, second] = server.flightIds as [string, string];
-  await otherTab.collections.cart!.insert(cartDoc(await localFlight(leader.db, first), userId, 2));
+  await otherTab.collections.cart!.insert(cartDoc(await localFlight(leader, first), userId, 2));
   await countIs(1);
   await until(unsent(leader), (count) => count === 1);
   // And one made in the leader tab.
-  await leader.db.collections.cart.insert(cartDoc(await localFlight(leader.db, second), userId, 1));
+  await leader.db.collections.cart.insert(cartDoc(await localFlight(leader, second), userId, 1));
   await countIs(2);
   expect((await listUnsentChanges(replication))?.map((change) => change.id).sort()).toEqual(
     [first, second].sort(),

@@ -17,6 +17,8 @@ import {
 } from '../data/local-data.ts';
 import { createSyncEngine, type SyncEngine, type SyncUser } from '../sync/engine.ts';
 import type { SyncTransport } from '../sync/http.ts';
+import { openCatalogueReplica, type CatalogueReplica } from '../db/catalogue-replica.ts';
+import { catalogueReplicaName } from '../db/database-name.ts';
 import { startTestServer, type TestActor, type TestServer } from '../sync/test-server.ts';
 
 /**
@@ -34,6 +36,26 @@ export interface TestDatabaseOptions extends CreateDatabaseOptions {
 function testDatabase(options: TestDatabaseOptions): CreateDatabaseOptions {
   const { prefix = 'test', name = `${prefix}-${randomUUID()}`, ...databaseOptions } = options;
   return { indexedDB, IDBKeyRange, devMode: true, multiInstance: false, ...databaseOptions, name };
+}
+
+/** The catalogue replica of each test database that has one (`localFlight` reads it). */
+const catalogues = new WeakMap<SkyportDatabase, CatalogueReplica>();
+
+/** The catalogue replica opened beside `db` for a test engine or device. */
+export function catalogueOf(db: SkyportDatabase): CatalogueReplica {
+  const catalogue = catalogues.get(db);
+  if (!catalogue) throw new Error(`${db.name} has no catalogue replica`);
+  return catalogue;
+}
+
+/** The catalogue replica beside `db` (db/catalogue-replica.ts), on fake-indexeddb. */
+export async function openTestCatalogue(db: SkyportDatabase): Promise<CatalogueReplica> {
+  const catalogue = await openCatalogueReplica(catalogueReplicaName(db.name), {
+    indexedDB,
+    IDBKeyRange,
+  });
+  catalogues.set(db, catalogue);
+  return catalogue;
 }
 
 /** A local database on fake-indexeddb, dev-mode checks on, in one tab. */
@@ -65,14 +87,18 @@ function testSync(server: TestServer, options: TestSyncOptions) {
   };
 }
 
-/** A sync engine of `db` against `server`, started: it replicates the public collections. */
-export function startTestEngine(
+/**
+ * A sync engine of `db` (and of the catalogue replica beside it) against `server`, started: it
+ * replicates the public collections.
+ */
+export async function startTestEngine(
   server: TestServer,
   db: SkyportDatabase,
   options: TestSyncOptions = {},
-): SyncEngine {
+): Promise<SyncEngine> {
   const { transport, sync } = testSync(server, options);
-  const engine = createSyncEngine({ db, transport, ...sync });
+  const catalogue = catalogues.get(db) ?? (await openTestCatalogue(db));
+  const engine = createSyncEngine({ db, catalogue, transport, ...sync });
   engine.start();
   return engine;
 }
@@ -96,6 +122,7 @@ export async function openTestDevice(
     database: testDatabase({ prefix }),
     ...testSync(server, { ...options, token: () => token }),
   });
+  catalogues.set(data.db, data.catalogue);
   return {
     ...data,
     async signIn(actor, role = 'customer') {
@@ -131,11 +158,18 @@ export function customerDeviceForThisFile(prefix: string, flights: number): Devi
   return fixture;
 }
 
-/** A flight as the device has it, replicated from the server. */
-export async function localFlight(db: SkyportDatabase, id: string): Promise<Flight> {
-  const doc = await db.collections.flights.findOne(id).exec();
-  if (!doc) throw new Error(`flight ${id} is not in the local database`);
-  return doc.toJSON() as Flight;
+/**
+ * A flight as the device has it (in its catalogue replica: the local data's, or the one beside
+ * `db`), replicated from the server.
+ */
+export async function localFlight(
+  device: SkyportDatabase | LocalData,
+  id: string,
+): Promise<Flight> {
+  const catalogue = 'catalogue' in device ? device.catalogue : catalogueOf(device);
+  const flight = (await catalogue.get([id])).get(id);
+  if (!flight) throw new Error(`flight ${id} is not in the local catalogue`);
+  return flight;
 }
 
 /** Waits (10 s at most) until a live query's value passes `predicate`, and returns that value. */

@@ -1,8 +1,9 @@
 import { combineLatest, map } from 'rxjs';
-import { AirlineSchema, FlightSchema, type Airline, type Flight } from '@skyport/shared';
+import { AirlineSchema, type Airline, type Flight } from '@skyport/shared';
 import { useLocalData, useSyncStatus } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { Remote } from './admin-data.ts';
+import { flightsWhere$ } from '../../../db/catalogue-reads.ts';
 
 export interface BusinessData {
   airlines: Airline[];
@@ -15,17 +16,17 @@ export interface BusinessData {
  * /flights` would not do: it lists only flights with stock.
  */
 export function useBusinessData(): Remote<BusinessData> {
-  const { db } = useLocalData();
+  const { db, catalogue } = useLocalData();
   const status = useSyncStatus();
   const data = useObservable(
     () =>
-      combineLatest([db.airlines.find().$, db.flights.find().$]).pipe(
+      combineLatest([db.airlines.find().$, flightsWhere$(catalogue, () => true)]).pipe(
         map(([airlines, flights]) => ({
           airlines: airlines.map((doc) => AirlineSchema.parse(doc.toJSON())),
-          flights: flights.map((doc) => FlightSchema.parse(doc.toJSON())),
+          flights,
         })),
       ),
-    [db],
+    [db, catalogue],
     undefined,
   );
   if (data === undefined || (data.airlines.length === 0 && status.phase === 'syncing'))

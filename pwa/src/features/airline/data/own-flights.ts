@@ -1,10 +1,11 @@
 import { useEffect, useMemo } from 'react';
 import { map } from 'rxjs';
-import { FlightSchema, flightFieldsFromForm, type Flight, type FlightForm } from '@skyport/shared';
+import { flightFieldsFromForm, type Flight, type FlightForm } from '@skyport/shared';
 import { useLocalData, useSyncStatus } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
 import { createStore, useStore } from '../../../lib/store.ts';
 import { createFlight, deleteFlights, updateFlight } from '../api/airline-api.ts';
+import { flightsWhere$ } from '../../../db/catalogue-reads.ts';
 
 /**
  * The airline's own flights for the catalogue table: a live query of the local flights collection
@@ -115,15 +116,21 @@ export function applyOverlays(local: readonly Flight[], changes: readonly Overla
   return rows;
 }
 
-/** The airline's flights in the local database, live, oldest first (`undefined` until read). */
+/** Oldest first, ties by id. */
+function byCreation(a: Flight, b: Flight): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The airline's flights in the local catalogue, live, oldest first (`undefined` until read). */
 function useLocalOwnFlights(airlineId: string): Flight[] | undefined {
-  const { db } = useLocalData();
+  const { catalogue } = useLocalData();
   return useObservable(
     () =>
-      db.flights
-        .find({ selector: { airlineId }, sort: [{ createdAt: 'asc' }, { id: 'asc' }] })
-        .$.pipe(map((docs) => docs.map((doc) => FlightSchema.parse(doc.toJSON())))),
-    [db, airlineId],
+      flightsWhere$(catalogue, (flight) => flight.airlineId === airlineId).pipe(
+        map((flights) => flights.sort(byCreation)),
+      ),
+    [catalogue, airlineId],
     undefined,
   );
 }

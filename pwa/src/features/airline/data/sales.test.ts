@@ -3,25 +3,29 @@ import { randomUUID } from 'node:crypto';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { SaleDoc, SaleFlight } from '@skyport/shared';
-import type { SkyportDatabase } from '../../../db/database.ts';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { openCatalogueReplica, type CatalogueReplica } from '../../../db/catalogue-replica.ts';
 import { flightDoc } from '../../../db/test-docs.ts';
-import { openTestDatabase } from '../../../test/test-device.ts';
 import { withFlights } from './sales.ts';
 
 /**
  * A sale card's flight comes from the sale itself, as sold (issue 16): offline, and whatever the
  * catalogue on the device now says of the flight or whether it still has it. Only a sale stored
- * before sales carried their flight falls back on the device's catalogue. RxDB on fake-indexeddb.
+ * before sales carried their flight falls back on the device's catalogue. Its replica on
+ * fake-indexeddb.
  */
 
-let db: SkyportDatabase;
+let catalogue: CatalogueReplica;
 
 beforeAll(async () => {
-  db = await openTestDatabase({ prefix: 'sale-flights' });
+  catalogue = await openCatalogueReplica(`sale-flights-${randomUUID()}`, {
+    indexedDB,
+    IDBKeyRange,
+  });
 });
 
-afterAll(async () => {
-  await db?.close();
+afterAll(() => {
+  catalogue?.close();
 });
 
 const AIRLINE = randomUUID();
@@ -53,11 +57,11 @@ test("a sale shows its flight as sold, not the catalogue's later version, with n
     destination: 'Peru',
     departureDate: '2027-05-01',
   });
-  await db.flights.insert(edited);
+  await catalogue.apply([{ ...edited, _deleted: false }], undefined);
   const gone = randomUUID();
   const sales = [saleDoc(edited.id, asSold), saleDoc(gone, { ...asSold, origin: 'Norway' })];
 
-  const emitted = await firstValueFrom(withFlights(db, sales).pipe(take(1), toArray()));
+  const emitted = await firstValueFrom(withFlights(catalogue, sales).pipe(take(1), toArray()));
   expect(emitted).toHaveLength(1);
   expect(emitted[0]!.map((sale) => [sale.idFlight, sale.flight])).toEqual([
     [edited.id, asSold],
@@ -67,11 +71,11 @@ test("a sale shows its flight as sold, not the catalogue's later version, with n
 
 test("a sale stored without its flight shows the catalogue's, or only its id when the device has none", async () => {
   const listed = flightDoc({ airlineId: AIRLINE, origin: 'Japan', destination: 'Kenya' });
-  await db.flights.insert(listed);
+  await catalogue.apply([{ ...listed, _deleted: false }], undefined);
   const unknown = randomUUID();
   const sales = [saleDoc(listed.id), saleDoc(unknown), saleDoc(listed.id, asSold)];
 
-  const states = withFlights(db, sales).pipe(take(2));
+  const states = withFlights(catalogue, sales).pipe(take(2));
   const [looking, found] = await firstValueFrom(states.pipe(toArray()));
   // First while the catalogue is asked (the sales do not wait for it), then with its answer.
   expect(looking!.map((sale) => sale.flight)).toEqual([undefined, undefined, asSold]);

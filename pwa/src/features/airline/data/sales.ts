@@ -12,6 +12,7 @@ import {
 import type { LocalData } from '../../../data/local-data.ts';
 import { useLocalData, useSyncStatus } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
+import { flightsByIds$ } from '../../../db/catalogue-reads.ts';
 
 /**
  * A sale as its card shows it: with its flight's route and departure (issue 16: an airline reads
@@ -44,16 +45,19 @@ export interface SalesView {
  * that lookup: they show as soon as they are on the device, and those flights join them when the
  * catalogue has answered.
  */
-export function withFlights(db: LocalData['db'], sales: SaleDoc[]): Observable<ShownSale[]> {
+export function withFlights(
+  catalogue: LocalData['catalogue'],
+  sales: SaleDoc[],
+): Observable<ShownSale[]> {
   const lacking = [...new Set(sales.filter((sale) => !sale.flight).map((sale) => sale.idFlight))];
   const shown = (lookUp: (idFlight: string) => SaleFlight | null | undefined) =>
     sales.map(({ flight, ...sale }) => ({ ...sale, flight: flight ?? lookUp(sale.idFlight) }));
   if (lacking.length === 0) return of(shown(() => undefined));
-  return db.flights.findByIds(lacking).$.pipe(
+  return flightsByIds$(catalogue, lacking).pipe(
     map((flights) =>
       shown((idFlight) => {
         const flight = flights.get(idFlight);
-        return flight ? SaleFlightSchema.parse(flight.toJSON()) : null;
+        return flight ? SaleFlightSchema.parse(flight) : null;
       }),
     ),
     startWith(shown(() => undefined)),
@@ -61,7 +65,7 @@ export function withFlights(db: LocalData['db'], sales: SaleDoc[]): Observable<S
 }
 
 export function useSales(airlineId: string): SalesView {
-  const { db } = useLocalData();
+  const { db, catalogue } = useLocalData();
   const status = useSyncStatus();
   const sales = useObservable(
     () =>
@@ -69,9 +73,9 @@ export function useSales(airlineId: string): SalesView {
         .find({ selector: { airlineId }, sort: [{ createdAt: 'desc' }, { id: 'desc' }] })
         .$.pipe(
           map((docs) => docs.map((doc) => SaleDocSchema.parse(doc.toJSON()))),
-          switchMap((list) => withFlights(db, list)),
+          switchMap((list) => withFlights(catalogue, list)),
         ),
-    [db, airlineId],
+    [db, catalogue, airlineId],
     undefined,
   );
   return useMemo(() => {

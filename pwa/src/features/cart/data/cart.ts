@@ -20,6 +20,7 @@ import { guestCart$, readGuestCart, writeGuestCart } from '../../../db/local-sta
 import { useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
+import { flightsByIds$ } from '../../../db/catalogue-reads.ts';
 
 /**
  * The cart (spec §4), local-first: a customer's cart is the replicated `cart` collection (synced
@@ -54,17 +55,16 @@ function toLine(doc: CartDoc): CartLine {
  */
 function withCurrentFlights(data: LocalData, lines: CartLine[]): Observable<CartLine[]> {
   if (lines.length === 0) return of(lines);
-  return data.db.collections.flights
-    .findByIds(lines.map((line) => line.flightId))
-    .$.pipe(
-      map((flights) =>
-        lines.map((line) =>
-          line.flightDeleted
-            ? line
-            : refreshed(line, flights.get(line.flightId)?._data as Flight | undefined),
-        ),
+  return flightsByIds$(
+    data.catalogue,
+    lines.map((line) => line.flightId),
+  ).pipe(
+    map((flights) =>
+      lines.map((line) =>
+        line.flightDeleted ? line : refreshed(line, flights.get(line.flightId)),
       ),
-    );
+    ),
+  );
 }
 
 /** The cart lines of whoever is signed in (or of the guest), live. */

@@ -18,7 +18,7 @@ import { catalogIndex$, catalogPage$ } from './catalogue.ts';
 
 /**
  * Parity of the two catalogues (decision 016): the same flights on a real server (PostgreSQL,
- * `GET /api/flights`) and replicated to a device (RxDB on fake-indexeddb, the in-memory index of
+ * `GET /api/flights`) and replicated to a device (its replica on fake-indexeddb, the in-memory index of
  * catalogue-index.ts) give the same pages, flight for flight and in the same order, for departure
  * ranges, flexible dates, the fastest order and their combinations with every other filter and
  * sort. The server's catalogue is a synthetic one of 1,500 flights over a year, 20 airlines.
@@ -32,12 +32,10 @@ beforeAll(async () => {
   server = await startTestServer({ flights: 1500 });
   device = await openTestDevice(server, 'catalogue-parity');
   await device.engine.awaitInSync();
-  flights = (await device.db.collections.flights.find().exec()).map(
-    (doc) => doc.toJSON() as unknown as Flight,
-  );
+  flights = await device.catalogue.page(undefined, 1_000_000);
   // The index has every replicated flight (the first emission may be of an earlier load).
   await firstValueFrom(
-    catalogIndex$(device.db).pipe(
+    catalogIndex$(device.catalogue).pipe(
       filter((index) => index.listed.length === flights.filter((f) => f.tickets > 0).length),
     ),
   );
@@ -57,7 +55,7 @@ async function serverPage(input: CatalogQueryInput): Promise<FlightCatalogPage> 
 }
 
 async function localPage(input: CatalogQueryInput): Promise<FlightCatalogPage> {
-  return firstValueFrom(catalogPage$(device.db, CatalogQuerySchema.parse(input)));
+  return firstValueFrom(catalogPage$(device.catalogue, CatalogQuerySchema.parse(input)));
 }
 
 /** The two answers, compared: ids in order, then every other field of the page. */

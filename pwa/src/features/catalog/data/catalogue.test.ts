@@ -8,17 +8,17 @@ import {
   catalogPlaces$,
   type AirlineReviews,
 } from './catalogue.ts';
-import type { SkyportDatabase } from '../../../db/database.ts';
+import type { CatalogueReplica } from '../../../db/catalogue-replica.ts';
 import { flightDoc } from '../../../db/test-docs.ts';
 import { closeLocalData, type LocalData } from '../../../data/local-data.ts';
 import { createSyncEngine } from '../../../sync/engine.ts';
-import { openTestDatabase } from '../../../test/test-device.ts';
+import { openTestCatalogue, openTestDatabase } from '../../../test/test-device.ts';
 import type { FlightDoc, ReviewDoc } from '@skyport/shared';
 
 /**
- * The catalogue's live queries over the local database: the home page's index (loaded page by
- * page, then kept up to date with the collection's changes; always what an index of the stored
- * flights would be), the search box's places, and a flight detail's airline reviews.
+ * The catalogue's live queries over the local data: the home page's index (loaded page by page,
+ * then kept up to date with the replica's changes; always what an index of the stored flights
+ * would be), the search box's places, and a flight detail's airline reviews.
  */
 
 const devices: LocalData[] = [];
@@ -33,29 +33,42 @@ afterEach(async () => {
  */
 async function openDevice(sync: 'none' | 'unreachable'): Promise<LocalData> {
   const db = await openTestDatabase({ prefix: 'catalogue' });
+  const catalogue = await openTestCatalogue(db);
   const engine = createSyncEngine({
     db,
+    catalogue,
     transport: { baseUrl: 'http://127.0.0.1:9/api' },
     retry: { baseMs: 50, maxMs: 100 },
     initiallyOnline: true,
   });
   if (sync === 'unreachable') engine.start();
-  const data = { db, engine };
+  const data = { db, catalogue, engine };
   devices.push(data);
   return data;
 }
 
 const ids = (flights: readonly { id: string }[]) => flights.map((flight) => flight.id);
 
-async function stored(database: SkyportDatabase) {
-  return (await database.collections.flights.find().exec()).map((doc) => doc.toJSON() as FlightDoc);
+async function stored(catalogue: CatalogueReplica): Promise<FlightDoc[]> {
+  return catalogue.page(undefined, 1_000_000);
 }
 
-/** The next index whose listed flights are those of the database now. */
-async function indexMatching(database: SkyportDatabase) {
-  const expected = createCatalogIndex(await stored(database));
+/** Writes flights into the replica as pulls do (`deleted`: their ids, gone). */
+async function write(catalogue: CatalogueReplica, flights: FlightDoc[], deleted: FlightDoc[] = []) {
+  await catalogue.apply(
+    [
+      ...flights.map((flight) => ({ ...flight, _deleted: false })),
+      ...deleted.map((flight) => ({ ...flight, _deleted: true })),
+    ],
+    undefined,
+  );
+}
+
+/** The next index whose listed flights are those of the replica now. */
+async function indexMatching(catalogue: CatalogueReplica) {
+  const expected = createCatalogIndex(await stored(catalogue));
   return firstValueFrom(
-    catalogIndex$(database).pipe(
+    catalogIndex$(catalogue).pipe(
       filter((index) => index.listed.length === expected.listed.length),
       filter(
         (index) =>
@@ -67,35 +80,44 @@ async function indexMatching(database: SkyportDatabase) {
 }
 
 test('the index is loaded page by page and follows the changes, small and large', async () => {
-  const { db } = await openDevice('none');
-  const flights = db.collections.flights;
+  const { catalogue } = await openDevice('none');
   // More than a first page, some sold out (not listed).
-  await flights.bulkInsert(
+  await write(
+    catalogue,
     Array.from({ length: 1_234 }, (_, n) =>
       flightDoc({ priceCents: 1000 + ((n * 7919) % 997) * 100, tickets: n % 7 }),
     ),
   );
-  let index = await indexMatching(db);
-  const reference = createCatalogIndex(await stored(db));
+  let index = await indexMatching(catalogue);
+  const reference = createCatalogIndex(await stored(catalogue));
   for (const sort of ['initial', 'price_desc', 'airline_asc', 'stock_asc'] as const)
     expect(ids(index.sorted(sort))).toEqual(ids(reference.sorted(sort)));
 
   // A few changes: a new flight, a new price, a flight sold out, one deleted.
-  const [repriced, soldOut, removed] = (await flights.find({ limit: 3 }).exec()).filter(
-    (doc) => doc.tickets > 0,
+  const [repriced, soldOut, removed] = (await catalogue.page(undefined, 10)).filter(
+    (flight) => flight.tickets > 0,
   );
-  await flights.insert(flightDoc({ priceCents: 1 }));
-  await repriced!.incrementalPatch({ priceCents: 999_999 });
-  if (soldOut) await soldOut.incrementalPatch({ tickets: 0 });
-  if (removed) await removed.remove();
-  index = await indexMatching(db);
+  await write(
+    catalogue,
+    [
+      flightDoc({ priceCents: 1 }),
+      { ...repriced!, priceCents: 999_999 },
+      { ...soldOut!, tickets: 0 },
+    ],
+    [removed!],
+  );
+  index = await indexMatching(catalogue);
   expect(index.sorted('price_asc')[0]!.priceCents).toBe(1);
+  expect(index.listed.some((flight) => flight.id === removed!.id)).toBe(false);
 
-  // A large bulk: the index is loaded again.
-  await flights.bulkInsert(Array.from({ length: 150 }, () => flightDoc({ tickets: 5 })));
-  index = await indexMatching(db);
+  // A large write: the index is loaded again.
+  await write(
+    catalogue,
+    Array.from({ length: 150 }, () => flightDoc({ tickets: 5 })),
+  );
+  index = await indexMatching(catalogue);
   expect(ids(index.sorted('initial'))).toEqual(
-    ids(createCatalogIndex(await stored(db)).sorted('initial')),
+    ids(createCatalogIndex(await stored(catalogue)).sorted('initial')),
   );
 });
 
@@ -169,11 +191,11 @@ test('an airline without reviews has none and no average; one whose reviews cann
 
 test('the suggestions are the places listed flights leave from and go to, and follow the changes', async () => {
   const data = await openDevice('none');
-  const flights = data.db.collections.flights;
-  await flights.bulkInsert([
+  const fromUruguay = flightDoc({ origin: 'Uruguay', destination: 'Argentina' });
+  await write(data.catalogue, [
     flightDoc({ origin: 'Argentina', destination: 'Chile' }),
     flightDoc({ origin: 'Argentina', destination: 'Peru' }),
-    flightDoc({ origin: 'Uruguay', destination: 'Argentina' }),
+    fromUruguay,
     // Sold out: not on the home page, so not suggested.
     flightDoc({ origin: 'Antarctica', destination: 'Bouvet Island', tickets: 0 }),
   ]);
@@ -186,9 +208,10 @@ test('the suggestions are the places listed flights leave from and go to, and fo
   });
 
   // The only flight from Uruguay sells out; one to Spain is added.
-  const [fromUruguay] = await flights.find({ selector: { origin: 'Uruguay' } }).exec();
-  await fromUruguay!.incrementalPatch({ tickets: 0 });
-  await flights.insert(flightDoc({ origin: 'Chile', destination: 'Spain' }));
+  await write(data.catalogue, [
+    { ...fromUruguay, tickets: 0 },
+    flightDoc({ origin: 'Chile', destination: 'Spain' }),
+  ]);
   expect(
     await firstValueFrom(places$.pipe(filter((places) => places.destinations.includes('Spain')))),
   ).toEqual({ origins: ['Argentina', 'Chile'], destinations: ['Chile', 'Peru', 'Spain'] });

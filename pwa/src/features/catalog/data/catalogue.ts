@@ -30,7 +30,6 @@ import {
   type FlightDetail,
   type Review,
 } from '@skyport/shared';
-import type { SkyportDatabase } from '../../../db/database.ts';
 import { useLocalData, useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
 import { ApiError, apiRequest } from '../../../api/api-client.ts';
 import {
@@ -52,7 +51,8 @@ import {
 } from './catalogue-index.ts';
 import { nextTask } from '../../../ui/idle.ts';
 import { sameItems } from '../../../lib/equal.ts';
-import type { RxChangeEvent } from 'rxdb';
+import type { CatalogueChange, CatalogueReplica } from '../../../db/catalogue-replica.ts';
+import { flightsByIds$ } from '../../../db/catalogue-reads.ts';
 
 /**
  * Live queries of the catalogue screens over the local database (no network): home page and
@@ -70,14 +70,14 @@ function plain<T>(docs: readonly { _data: unknown }[]): T[] {
   return docs.map((doc) => doc._data as T);
 }
 
-const indexes = new WeakMap<SkyportDatabase, Observable<CatalogIndex>>();
+const indexes = new WeakMap<CatalogueReplica, Observable<CatalogIndex>>();
 
-/** Every flight of the local database, as an index for the home page; shared by all screens. */
-export function catalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
-  let index = indexes.get(db);
+/** Every flight of the local catalogue, as an index for the home page; shared by all screens. */
+export function catalogIndex$(catalogue: CatalogueReplica): Observable<CatalogIndex> {
+  let index = indexes.get(catalogue);
   if (!index) {
-    index = loadCatalogIndex$(db).pipe(shareReplay({ bufferSize: 1, refCount: false }));
-    indexes.set(db, index);
+    index = loadCatalogIndex$(catalogue).pipe(shareReplay({ bufferSize: 1, refCount: false }));
+    indexes.set(catalogue, index);
   }
   return index;
 }
@@ -88,61 +88,53 @@ export function catalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
  */
 const FIRST_LOAD_STEP = 250;
 const LOAD_STEP_MS = 25;
-/**
- * A change bulk larger than this (RxDB's change buffer) is not applied change by change: the
- * index is loaded again, as RxDB runs a query again. Only such bulks may leave changes out (a
- * snapshot's notice, sync/snapshot-writer.ts).
- */
-const CHANGES_APPLIED = 100;
+/** Flights as the replica announced them (db/catalogue-replica.ts `CatalogueChange`). */
+type ChangedFlights = Exclude<CatalogueChange, 'reset'>['flights'];
 
 /**
- * The catalogue index, kept up to date, loaded without long tasks at any catalogue size: a
- * query of the whole collection answered 100,000 flights in one task of seconds (reading them
- * all, then making an RxDB document of each), and building the index sorted them in one more.
- * Here the flights are read a page of ids at a time (one IndexedDB request each, db/
- * whole-range-reads.ts), each page in a task of its own, and the index is filtered and sorted in
- * slices (catalogue-index.ts). Changes come from the collection's change events: a few are
- * applied to the index as they are (each one taken out and put back in the sorted orders), a
- * large bulk loads it again; changes during a loading are applied at its end.
+ * The catalogue index, kept up to date, loaded without long tasks at any catalogue size: reading
+ * 100,000 flights in one request is a task of seconds, and building the index sorted them in one
+ * more. Here the flights are read a page of ids at a time (one IndexedDB request each), each page
+ * in a task of its own, and the index is filtered and sorted in slices (catalogue-index.ts).
+ * Changes come from the replica's announcements: a few flights are applied to the index as they
+ * are (each one taken out and put back in the sorted orders), a `'reset'` (a large write, a
+ * snapshot) loads it again; changes during a loading are applied at its end.
  */
-function loadCatalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
+function loadCatalogIndex$(catalogue: CatalogueReplica): Observable<CatalogIndex> {
   return new Observable<CatalogIndex>((subscriber) => {
-    const collection = db.collections.flights;
     let flights = new Map<string, Flight>();
     let index: CatalogIndex | undefined;
     let stopped = false;
-    /** Change bulks that came during a loading (null: a large one, load again). */
-    let pending: RxChangeEvent<unknown>[][] | null = [];
+    /** Changes that came during a loading (null: a reset, load again). */
+    let pending: ChangedFlights[] | null = [];
     let loading: Promise<void> | undefined;
 
-    const changes = collection.eventBulks$.subscribe((bulk) => {
-      const events = bulk.events as RxChangeEvent<unknown>[];
+    const changes = catalogue.changes$.subscribe((change) => {
       if (loading) {
-        if (pending) pending = events.length > CHANGES_APPLIED ? null : [...pending, events];
+        if (pending) pending = change === 'reset' ? null : [...pending, change.flights];
         return;
       }
-      if (events.length > CHANGES_APPLIED) {
+      if (change === 'reset') {
         pending = null;
         load();
         return;
       }
-      const updated = index && updateCatalogIndex(index, apply(events));
+      const updated = index && updateCatalogIndex(index, apply(change.flights));
       if (updated) emit(updated);
       else load(true);
     });
 
     /** Applies changes to the flights; returns what each changed from and to. */
-    function apply(events: readonly RxChangeEvent<unknown>[]): FlightChange[] {
-      const changed: FlightChange[] = [];
-      for (const event of events) {
-        const before = flights.get(event.documentId);
-        const data = event.documentData as unknown as (Flight & { _deleted?: boolean }) | undefined;
-        const after = data && !data._deleted ? (data as Flight) : undefined;
-        if (after) flights.set(after.id, after);
-        else flights.delete(event.documentId);
-        if (before || after) changed.push({ before, after });
+    function apply(changed: ChangedFlights): FlightChange[] {
+      const applied: FlightChange[] = [];
+      for (const { id, flight } of changed) {
+        const before = flights.get(id);
+        const after = flight ?? undefined;
+        if (after) flights.set(id, after);
+        else flights.delete(id);
+        if (before || after) applied.push({ before, after });
       }
-      return changed;
+      return applied;
     }
 
     function emit(next: CatalogIndex) {
@@ -178,7 +170,7 @@ function loadCatalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
             nextTask,
           );
           // What changed while it was built.
-          const during: RxChangeEvent<unknown>[][] | null = pending;
+          const during: ChangedFlights[] | null = pending;
           pending = [];
           if (during === null) {
             read = true;
@@ -208,16 +200,10 @@ function loadCatalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
       let after: string | undefined;
       for (;;) {
         const started = performance.now();
-        const docs = await collection
-          .find({
-            selector: after === undefined ? {} : { id: { $gt: after } },
-            sort: [{ id: 'asc' }],
-            limit: step,
-          })
-          .exec();
-        for (const doc of docs) read.set(doc.primary, doc._data as unknown as Flight);
-        if (docs.length < step || stopped) return read;
-        after = docs[docs.length - 1]!.primary;
+        const page = await catalogue.page(after, step);
+        for (const flight of page) read.set(flight.id, flight);
+        if (page.length < step || stopped) return read;
+        after = page[page.length - 1]!.id;
         const took = performance.now() - started;
         step = Math.max(100, Math.min(5000, Math.round((step * LOAD_STEP_MS) / Math.max(1, took))));
         await nextTask();
@@ -238,10 +224,10 @@ function loadCatalogIndex$(db: SkyportDatabase): Observable<CatalogIndex> {
  * being computed.
  */
 export function catalogPage$(
-  db: SkyportDatabase,
+  catalogue: CatalogueReplica,
   query: CatalogQuery,
 ): Observable<FlightCatalogPage> {
-  return catalogIndex$(db).pipe(switchMap((index) => pageOf(index, query)));
+  return catalogIndex$(catalogue).pipe(switchMap((index) => pageOf(index, query)));
 }
 
 function pageOf(index: CatalogIndex, query: CatalogQuery): Observable<FlightCatalogPage> {
@@ -277,14 +263,12 @@ function initialPullDone$(data: LocalData, collection: 'flights' | 'reviews'): O
 /** One flight with `soldOut`; `null` when it does not exist, `undefined` while still loading. */
 export function flight$(data: LocalData, id: string): Observable<FlightDetail | null | undefined> {
   return combineLatest([
-    data.db.collections.flights.findOne(id).$,
+    flightsByIds$(data.catalogue, [id]),
     initialPullDone$(data, 'flights'),
   ]).pipe(
-    map(([doc, pulled]) => {
-      if (doc) {
-        const flight = doc._data as Flight;
-        return { ...flight, soldOut: flight.tickets <= 0 };
-      }
+    map(([flights, pulled]) => {
+      const flight = flights.get(id);
+      if (flight) return { ...flight, soldOut: flight.tickets <= 0 };
       return pulled ? null : undefined;
     }),
   );
@@ -472,7 +456,7 @@ function browserOnline$(): Observable<boolean> {
  */
 function beforeLocalCatalogue$(data: LocalData, query: CatalogQuery): Observable<HomePage> {
   const local = (offline: boolean): Observable<HomePage> =>
-    catalogPage$(data.db, query).pipe(
+    catalogPage$(data.catalogue, query).pipe(
       map((page) => (offline ? { ...page, catalogueNotOnDevice: true as const } : page)),
     );
   return browserOnline$().pipe(
@@ -507,7 +491,7 @@ export function homePage$(
   }
   return localCatalogueReady$(data).pipe(
     switchMap((ready) =>
-      ready ? catalogPage$(data.db, query) : beforeLocalCatalogue$(data, query),
+      ready ? catalogPage$(data.catalogue, query) : beforeLocalCatalogue$(data, query),
     ),
   );
 }
@@ -589,7 +573,9 @@ const samePlaces = (a: CatalogPlaces, b: CatalogPlaces) =>
 export function catalogPlaces$(data: LocalData): Observable<CatalogPlaces> {
   return localCatalogueReady$(data).pipe(
     switchMap((ready) =>
-      ready ? catalogIndex$(data.db).pipe(map((index) => placeNames(index.places))) : of(NO_PLACES),
+      ready
+        ? catalogIndex$(data.catalogue).pipe(map((index) => placeNames(index.places)))
+        : of(NO_PLACES),
     ),
     distinctUntilChanged(samePlaces),
   );

@@ -12,6 +12,7 @@ import { rememberFavouriteAttempt } from '../../../db/local-state.ts';
 import { useLocalDataIfOpen, useLocalDataLoader } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
 import type { LocalData } from '../../../data/local-data.ts';
+import { flightsByIds$ } from '../../../db/catalogue-reads.ts';
 
 /**
  * Favourites (spec §4): a signed-in customer's, replicated. A guest gets the spec's warning, and
@@ -46,18 +47,16 @@ export function favourites$(data: LocalData): Observable<Favourite[]> {
               switchMap((favourites) =>
                 favourites.length === 0
                   ? of(favourites)
-                  : data.db.collections.flights
-                      .findByIds(favourites.map((favourite) => favourite.flightId))
-                      .$.pipe(
-                        map((flights) =>
-                          favourites.map((favourite) =>
-                            refreshed(
-                              favourite,
-                              flights.get(favourite.flightId)?._data as Flight | undefined,
-                            ),
-                          ),
+                  : flightsByIds$(
+                      data.catalogue,
+                      favourites.map((favourite) => favourite.flightId),
+                    ).pipe(
+                      map((flights) =>
+                        favourites.map((favourite) =>
+                          refreshed(favourite, flights.get(favourite.flightId)),
                         ),
                       ),
+                    ),
               ),
             )
         : of([] as Favourite[]),

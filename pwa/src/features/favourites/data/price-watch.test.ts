@@ -8,6 +8,7 @@ import { localFlight, openTestDevice, until, type TestDevice } from '../../../te
 import { startTestServer, type TestServer } from '../../../sync/test-server.ts';
 import { addFavourite, removeFavourite } from './favourites.ts';
 import { followFavouritePrices, type FavouritePriceDrop } from './price-watch.ts';
+import { flightsByIds$ } from '../../../db/catalogue-reads.ts';
 
 /**
  * Price drops of favourites (docs/architecture.md §4.9) against a real server
@@ -83,8 +84,8 @@ test('a favourite starts its history; a drop arriving live is recorded and repor
   // A sale (stock only) is no new price; a rise is recorded but is no drop.
   await server.control('POST', `/__test/flights/${flightId}`, { tickets: flight.tickets - 1 });
   await until(
-    data.db.collections.flights.findOne(flightId).$,
-    (doc) => doc?.tickets === flight.tickets - 1,
+    flightsByIds$(data.catalogue, [flightId]),
+    (found) => found.get(flightId)?.tickets === flight.tickets - 1,
   );
   expect(await history(flightId)).toHaveLength(2);
   await server.control('POST', `/__test/flights/${flightId}`, { priceCents: lower + 500 });

@@ -11,6 +11,7 @@ import {
   type PriceDrop,
   type SeenPrice,
 } from '../../../lib/price-history.ts';
+import { flightsByIds$ } from '../../../db/catalogue-reads.ts';
 
 /**
  * Price drops of a customer's favourites (docs/architecture.md §4.9). The device records the
@@ -57,16 +58,7 @@ function favouritePrices$(data: LocalData): Observable<SeenFavouritePrices | nul
         ),
         distinctUntilChanged((a, b) => a.join() === b.join()),
         switchMap((ids) =>
-          ids.length === 0
-            ? of(new Map<string, Flight>())
-            : data.db.collections.flights
-                .findByIds(ids)
-                .$.pipe(
-                  map(
-                    (docs) =>
-                      new Map([...docs].map(([id, doc]) => [id, doc._data as unknown as Flight])),
-                  ),
-                ),
+          ids.length === 0 ? of(new Map<string, Flight>()) : flightsByIds$(data.catalogue, ids),
         ),
         map((flights) => ({
           userId: user.id,

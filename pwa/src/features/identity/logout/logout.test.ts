@@ -11,6 +11,7 @@ import {
   openTestDatabase,
   serverRows,
   startTestEngine,
+  catalogueOf,
 } from '../../../test/test-device.ts';
 import {
   createDeferredLogout,
@@ -144,13 +145,13 @@ const neverAsked = (unsent: number): Promise<LogoutChoice> => {
 beforeAll(async () => {
   server = await startTestServer({ flights: 12 });
   db = await openTestDatabase({ prefix: 'logout' });
-  engine = startTestEngine(server, db, {
+  engine = await startTestEngine(server, db, {
     fetch: network.fetch,
     token: () => session,
     retry: { baseMs: 100, maxMs: 500 },
     onlineEvents: network.online$,
   });
-  data = { db, engine };
+  data = { db, catalogue: catalogueOf(db), engine };
   await engine.awaitInSync();
 });
 
