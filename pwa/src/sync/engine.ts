@@ -23,6 +23,7 @@ import {
 } from '@skyport/shared';
 import { z } from 'zod';
 import { clearPersonalCollections, type SkyportDatabase } from '../db/database.ts';
+import type { LocalCollectionName } from '../db/layout.ts';
 import {
   clearFavouriteAttempts,
   readFavouriteAttempts,
@@ -111,7 +112,7 @@ export interface SyncEngine {
   unsentChanges(waitMs: number): Promise<number>;
   /** The running replication of a collection, if any (the catalogue's is of its own kind). */
   replication(collection: 'flights'): CatalogueReplication | undefined;
-  replication(collection: RxCollectionName): CollectionReplication | undefined;
+  replication(collection: LocalCollectionName): CollectionReplication | undefined;
   replication(
     collection: SyncCollectionName,
   ): CollectionReplication | CatalogueReplication | undefined;
@@ -120,19 +121,16 @@ export interface SyncEngine {
   stop(): Promise<void>;
 }
 
-/** The collections RxDB holds: all but the catalogue (db/catalogue-replica.ts). */
-type RxCollectionName = Exclude<SyncCollectionName, 'flights'>;
-
 /** Public collections besides the catalogue, replicated for everybody. */
-const PUBLIC_COLLECTIONS: readonly RxCollectionName[] = ['airlines', 'reviews'];
-const CUSTOMER_COLLECTIONS: readonly RxCollectionName[] = [
+const PUBLIC_COLLECTIONS: readonly LocalCollectionName[] = ['airlines', 'reviews'];
+const CUSTOMER_COLLECTIONS: readonly LocalCollectionName[] = [
   'favourites',
   'cart',
   'preferences',
   'reviewDrafts',
   'orders',
 ];
-const AIRLINE_COLLECTIONS: readonly RxCollectionName[] = ['sales'];
+const AIRLINE_COLLECTIONS: readonly LocalCollectionName[] = ['sales'];
 /** How often at most the catalogue's freshness is saved while pulls keep moving it. */
 const FRESHNESS_SAVE_MS = 30_000;
 
@@ -152,14 +150,14 @@ function browserOnlineEvents(): Observable<boolean> | undefined {
   );
 }
 
-function personalCollectionsOf(user: SyncUser | null): readonly RxCollectionName[] {
+function personalCollectionsOf(user: SyncUser | null): readonly LocalCollectionName[] {
   if (!user) return [];
   if (user.role === 'customer') return CUSTOMER_COLLECTIONS;
   if (user.role === 'airline' && user.airlineId) return AIRLINE_COLLECTIONS;
   return [];
 }
 
-function partitionOf(user: SyncUser, collection: RxCollectionName): string {
+function partitionOf(user: SyncUser, collection: LocalCollectionName): string {
   return SYNC_COLLECTION_INFO[collection].partition === 'airline'
     ? (user.airlineId ?? '')
     : user.id;
@@ -180,7 +178,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const status = createSyncStatusStore(initiallyOnline);
   const changes = createChangeTracker(db);
   const user$ = new BehaviorSubject<SyncUser | null>(null);
-  const replications = new Map<RxCollectionName, CollectionReplication>();
+  const replications = new Map<LocalCollectionName, CollectionReplication>();
   /** The catalogue's replication, from `start()` on. */
   let catalogue: CatalogueReplication | undefined;
   const subscriptions = new Subscription();
@@ -220,7 +218,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     catalogue.state.active$.subscribe((isActive) => status.setActive('flights', isActive));
   }
 
-  function startReplication(collection: RxCollectionName, partition: string | null) {
+  function startReplication(collection: LocalCollectionName, partition: string | null) {
     const firstPull = partition === null ? firstPulls.get(collection) : undefined;
     firstPulls.delete(collection);
     const replication = startCollectionReplication(db, collection, {
@@ -388,7 +386,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       Promise.race([
         Promise.all(
           ['cart', 'favourites', 'preferences'].map((name) =>
-            replications.get(name as RxCollectionName)?.state.awaitInitialReplication(),
+            replications.get(name as LocalCollectionName)?.state.awaitInitialReplication(),
           ),
         ),
         interrupted,
