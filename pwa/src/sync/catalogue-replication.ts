@@ -123,6 +123,8 @@ export function startCatalogueReplication(
   const error$ = new Subject<unknown>();
   const stop = new AbortController();
   let firstPull = context.firstPull;
+  // Used by the first pull or dropped; its failure is that pull's to report, when it is used.
+  firstPull?.catch(() => undefined);
 
   let checkpoint: ReplicationCheckpoint | null = null;
   let leading = false;

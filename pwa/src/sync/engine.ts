@@ -533,7 +533,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         catalogue = undefined;
       }
       for (const pending of firstPulls.values())
-        void pending.then((value) => value instanceof SnapshotLoad && value.dispose());
+        pending.then(
+          (value) => value instanceof SnapshotLoad && value.dispose(),
+          () => undefined,
+        );
     },
   };
 }
