@@ -159,7 +159,7 @@ export function startCatalogueReplication(
 
   /** Another tab leads: caught up as soon as the replica has a checkpoint. */
   let following = false;
-  const followed = replica.changes$.subscribe(() => void checkFollowed());
+  const followed = replica.changes$.subscribe(() => void checkFollowed().catch(() => undefined));
   async function checkFollowed() {
     if (following && !leading && (await replica.checkpoint()) !== null) caughtUp();
   }
