@@ -138,8 +138,11 @@ test('a restart pulls on from the checkpoint; a replica without one is emptied f
   requested.length = 0;
   const again = await openReplica(name);
   const snapshot = vi.fn(async () => false);
-  await replicate(again, { loadSnapshot: snapshot }).state.awaitInitialReplication();
+  const skipSnapshot = vi.fn();
+  await replicate(again, { loadSnapshot: snapshot, skipSnapshot }).state.awaitInitialReplication();
   expect(snapshot).not.toHaveBeenCalled();
+  // A snapshot asked for in advance is dropped at once: the pulls go on from the checkpoint.
+  expect(skipSnapshot).toHaveBeenCalledTimes(1);
   expect(new URLSearchParams(requested[0]).get('revision')).toBe(String(reached!.revision));
   expect(await priceOf(again, changed)).toBe(12_345);
 
@@ -248,8 +251,11 @@ test('one tab pulls; another reads the replica and is caught up when the first i
     return turn;
   };
   const leader = replicate(await openReplica(name), { leadership });
-  const follower = replicate(await openReplica(name), { leadership });
+  const skipSnapshot = vi.fn();
+  const follower = replicate(await openReplica(name), { leadership, skipSnapshot });
   await follower.state.awaitInitialReplication();
+  // It needs no snapshot of its own.
+  expect(skipSnapshot).toHaveBeenCalled();
   await leader.state.awaitInSync();
   expect(requested).toHaveLength(1);
 

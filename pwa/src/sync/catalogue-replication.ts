@@ -62,6 +62,11 @@ export interface CatalogueReplicationContext {
    */
   loadSnapshot?: () => Promise<boolean>;
   /**
+   * Called when this tab needs no snapshot asked for in advance (its download stops): the replica
+   * has a checkpoint, or another tab leads.
+   */
+  skipSnapshot?: () => void;
+  /**
    * The answer to the pull from no checkpoint, asked for before the data layer loaded
    * (pull-request.ts `requestFirstPull`); used by the first pull if it starts from nothing.
    */
@@ -165,6 +170,7 @@ export function startCatalogueReplication(
   }
   function follow() {
     following = true;
+    context.skipSnapshot?.();
     void checkFollowed().catch(() => undefined);
   }
 
@@ -244,7 +250,8 @@ export function startCatalogueReplication(
         try {
           if (!started) {
             checkpoint = await replica.checkpoint();
-            if (checkpoint === null) {
+            if (checkpoint !== null) context.skipSnapshot?.();
+            else {
               // Nothing pulled yet, or a snapshot broken off: its flights may since be deleted.
               await replica.clear();
               const loaded = context.loadSnapshot

@@ -212,6 +212,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       status,
       retry,
       loadSnapshot: loadCatalogueSnapshot,
+      skipSnapshot: () => {
+        firstPulls.delete('flights');
+        prefetched?.then(
+          (value) => value instanceof SnapshotLoad && value.dispose(),
+          () => undefined,
+        );
+      },
       // A first pull asked for in advance where no snapshot could be (pull-request.ts).
       firstPull: prefetched?.then((value) => (value instanceof SnapshotLoad ? undefined : value)),
     });

@@ -25,7 +25,7 @@ export const SNAPSHOT_COLLECTIONS: ReadonlySet<SyncCollectionName> = new Set(['f
 /** Documents per write (one IndexedDB transaction) of the worker. */
 const SNAPSHOT_BULK = 2000;
 
-/** A snapshot asked for in advance that nobody writes (another tab leads) is dropped after this. */
+/** A snapshot asked for in advance that nobody writes or drops is dropped after this. */
 const UNUSED_MS = 60_000;
 
 /** A snapshot being downloaded by its worker, to be written into the local database. */
