@@ -202,7 +202,8 @@ async function dropOutdatedReplicas(db: SkyportDatabase, schemas: SkyportSchemas
   for (const doc of stored) {
     const collection = doc.data.name as SyncCollectionName;
     if (!(collection in SYNC_COLLECTION_INFO) || !isReplica(collection)) continue;
-    const held = collection === 'flights' ? undefined : schemas[collection];
+    // Kept when this layout holds it at that version or later.
+    const held = (schemas as Partial<Record<SyncCollectionName, { version: number }>>)[collection];
     if (held && doc.data.version >= held.version) continue;
     for (const storage of [
       { collectionName: collection, schema: doc.data.schema },

@@ -163,6 +163,14 @@ function partitionOf(user: SyncUser, collection: LocalCollectionName): string {
     : user.id;
 }
 
+/** Stops the download of a first pull asked for in advance, if it is a snapshot. */
+function dropSnapshot(firstPull: Promise<unknown>) {
+  firstPull.then(
+    (value) => value instanceof SnapshotLoad && value.dispose(),
+    () => undefined,
+  );
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   return Promise.race([
     promise,
@@ -214,10 +222,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       loadSnapshot: loadCatalogueSnapshot,
       skipSnapshot: () => {
         firstPulls.delete('flights');
-        prefetched?.then(
-          (value) => value instanceof SnapshotLoad && value.dispose(),
-          () => undefined,
-        );
+        if (prefetched) dropSnapshot(prefetched);
       },
       // A first pull asked for in advance where no snapshot could be (pull-request.ts).
       firstPull: prefetched?.then((value) => (value instanceof SnapshotLoad ? undefined : value)),
@@ -539,11 +544,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         await catalogue.state.cancel();
         catalogue = undefined;
       }
-      for (const pending of firstPulls.values())
-        pending.then(
-          (value) => value instanceof SnapshotLoad && value.dispose(),
-          () => undefined,
-        );
+      for (const pending of firstPulls.values()) dropSnapshot(pending);
     },
   };
 }

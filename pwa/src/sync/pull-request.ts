@@ -42,8 +42,8 @@ export function pullPath(
  * (`firstPulls`). A failed request is reported there, where the replication's retries take over.
  *
  * For the catalogue that is its snapshot instead (sync/snapshot.ts): its worker starts
- * downloading now, and writes once the database is open. The promise then resolves with that
- * `SnapshotLoad`, which the replication recognises.
+ * downloading now, and writes once the catalogue's replication leads. The promise then resolves
+ * with that `SnapshotLoad`, which the engine recognises (sync/engine.ts).
  */
 export function requestFirstPull(
   transport: SyncTransport,
