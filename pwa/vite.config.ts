@@ -1,7 +1,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { defineConfig, runnerImport, type Plugin, type Rolldown } from 'vite';
+import {
+  createLogger,
+  defineConfig,
+  runnerImport,
+  type Logger,
+  type Plugin,
+  type Rolldown,
+} from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -43,6 +50,76 @@ function countryFlags(): Plugin {
           source: readFileSync(path.join(flagsDir, file)),
         });
       }
+    },
+  };
+}
+
+/**
+ * Vite's report names every file the build writes, one line each: with the 271 flags that was
+ * some 330 lines at every `npm start`. This logger folds the report into one line per folder
+ * (`dist/flags/  271 files, 2000.6 kB │ gzip: 677.3 kB; largest rs.svg, 181.6 kB`) and passes every
+ * other line on as it is, the warning about large chunks included.
+ */
+function foldedFileReport(): Logger {
+  const logger = createLogger();
+  // A report line, once its colours are gone: `dist/assets/name-hash.js   1.23 kB │ gzip: 0.45 kB`.
+  const reportLine = /^(\S*\/)?([^\s/]+)\s+([\d,]+\.\d+) kB(?:\s+│ gzip:\s+([\d,]+\.\d+) kB)?/;
+  const kB = (text: string | undefined) => Number((text ?? '0').replaceAll(',', ''));
+  type Folder = { files: number; size: number; gzip: number; largest: string; largestSize: number };
+  const folders = new Map<string, Folder>();
+  const fold = (line: string): boolean => {
+    // eslint-disable-next-line no-control-regex -- terminal colours and line erasures
+    const match = reportLine.exec(line.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').trim());
+    if (!match) return false;
+    const [, folder = '', file = '', size, gzip] = match;
+    const entry = folders.get(folder) ?? {
+      files: 0,
+      size: 0,
+      gzip: 0,
+      largest: '',
+      largestSize: 0,
+    };
+    entry.files += 1;
+    entry.size += kB(size);
+    entry.gzip += kB(gzip);
+    if (kB(size) > entry.largestSize)
+      Object.assign(entry, { largest: file, largestSize: kB(size) });
+    folders.set(folder, entry);
+    return true;
+  };
+  const flush = () => {
+    if (folders.size === 0) return;
+    const width = Math.max(...[...folders.keys()].map((folder) => folder.length));
+    for (const [folder, { files, size, gzip, largest, largestSize }] of [...folders].sort()) {
+      const gzipped = gzip > 0 ? ` │ gzip: ${gzip.toFixed(1)} kB` : '';
+      const most = files > 1 ? `; largest ${largest}, ${largestSize.toFixed(1)} kB` : '';
+      const count = `${files} file${files === 1 ? '' : 's'}`;
+      logger.info(`${folder.padEnd(width)}  ${count}, ${size.toFixed(1)} kB${gzipped}${most}`);
+    }
+    folders.clear();
+  };
+  return {
+    ...logger,
+    get hasWarned() {
+      return logger.hasWarned;
+    },
+    info(message, options) {
+      const rest = message.split('\n').filter((line) => !fold(line));
+      if (rest.join('').trim() === '' && folders.size > 0) return;
+      flush();
+      logger.info(rest.join('\n'), options);
+    },
+    warn(message, options) {
+      flush();
+      logger.warn(message, options);
+    },
+    warnOnce(message, options) {
+      flush();
+      logger.warnOnce(message, options);
+    },
+    error(message, options) {
+      flush();
+      logger.error(message, options);
     },
   };
 }
@@ -189,6 +266,7 @@ const FIREBASE_MODULE =
   /[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?@?firebase[\\/]/;
 
 export default defineConfig({
+  customLogger: foldedFileReport(),
   plugins: [
     react(),
     tailwindcss(),
@@ -271,6 +349,9 @@ export default defineConfig({
     // Lets the bench read which files the home page needs (sync-server/bench/pwa.ts).
     manifest: true,
     rolldownOptions: {
+      // Not the report of how long each plugin's callbacks took (vite-plugin-pwa's closeBundle,
+      // Tailwind's transform): it shows whenever the machine is busy and names no fault of ours.
+      checks: { bundlerTimings: false },
       output: {
         // The Firebase SDK (Google sign-in, loaded on click) under a name the precache can leave out.
         chunkFileNames: (chunk) =>
