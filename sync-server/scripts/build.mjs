@@ -22,8 +22,9 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   // Runtime dependencies are loaded from node_modules; @skyport/shared (TypeScript source, a
-  // devDependency) is bundled.
-  external: Object.keys(pkg.dependencies),
+  // devDependency) is bundled. pino-pretty, a devDependency too, is not: the logger imports it
+  // only for readable development logs (src/lib/logger.ts), and production does not install it.
+  external: [...Object.keys(pkg.dependencies), 'pino-pretty'],
 });
 await cp(path.join(root, 'src/db/migrations'), path.join(dist, 'migrations'), { recursive: true });
 

@@ -31,6 +31,14 @@ describe('production configuration', () => {
     expect(loadConfig({}).DATABASE_URL).toBeUndefined();
   });
 
+  test('logs JSON lines: readable lines are for development', () => {
+    expect(() => loadConfig({ ...production, LOG_FORMAT: 'pretty' })).toThrow(
+      /LOG_FORMAT: production logs JSON lines/,
+    );
+    expect(loadConfig({ ...production, LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+  });
+
   test('names every problem at once, bad values and missing keys alike', () => {
     let error: unknown;
     try {

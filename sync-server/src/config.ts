@@ -36,6 +36,12 @@ const EnvSchema = z.object({
   /** Load demo data: `auto` = only into an empty embedded database, `always`, or `never`. */
   SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * `json` (JSON lines) or `pretty` (a readable line per entry, through pino-pretty, a development
+   * dependency). Unset: pretty when `npm start` runs on a terminal, JSON everywhere else
+   * (lib/logger.ts chooseLogFormat). Production logs JSON.
+   */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** The built PWA served on the same origin as the API (default: the build's own, or pwa/dist). */
   PUBLIC_DIR: z.string().optional(),
   /**
@@ -188,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ...checkDatabaseConfig(config),
         ...checkPaymentConfig(config),
         ...checkIdentityConfig(config),
+        ...checkLogConfig(config),
       ].filter((problem) => !badKeys.has(problem.split(':')[0] ?? '')),
     );
   }
@@ -247,4 +254,12 @@ function checkIdentityConfig(config: Config): string[] {
     problems.push('FIREBASE_PROJECT_ID: required when FIREBASE_JWKS_URL is set');
   }
   return problems;
+}
+
+/** Production logs JSON lines (a log collector reads them; pino-pretty is not deployed). */
+function checkLogConfig(config: Config): string[] {
+  if (config.NODE_ENV === 'production' && config.LOG_FORMAT === 'pretty') {
+    return ['LOG_FORMAT: production logs JSON lines (pretty is for development)'];
+  }
+  return [];
 }

@@ -13,7 +13,7 @@ import { migrate } from './db/migrate.ts';
 import { DEMO_ACCOUNTS, hasAnyUsers, seedDemoData } from './db/seed/demo.ts';
 import { shutDownGracefully, trackRequests } from './lib/graceful-shutdown.ts';
 import { Lifecycle } from './lib/lifecycle.ts';
-import { createLogger } from './lib/logger.ts';
+import { chooseLogFormat, createStdoutLogger } from './lib/logger.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { createPaymentsFromConfig } from './payments/index.ts';
 import { createTicketService, startTicketBackfill } from './features/tickets/tickets.ts';
@@ -31,7 +31,14 @@ try {
   console.error(error.message);
   process.exit(1);
 }
-const logger = createLogger(config.LOG_LEVEL);
+// Readable lines on a developer's terminal (npm start runs this file from source), JSON elsewhere.
+const logFormat = chooseLogFormat({
+  setting: config.LOG_FORMAT,
+  nodeEnv: config.NODE_ENV,
+  fromSource: import.meta.url.endsWith('.ts'),
+  terminal: process.stdout.isTTY === true,
+});
+const logger = await createStdoutLogger(config.LOG_LEVEL, logFormat);
 const lifecycle = new Lifecycle();
 
 // Serve from the start: liveness answers while migrations run, readiness says "starting" and
