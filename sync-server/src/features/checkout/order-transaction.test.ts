@@ -22,12 +22,13 @@ import { buyingPathCounts, insertFlight, putInCart, ticketsOf } from './testing.
 
 /**
  * The checkout's order transaction is one call of the 019 migration's `checkout_write_order` with
- * the order's ticket lines read behind it, and the confirmation with its tickets one pipelined
- * round trip (docs/decisions/008-checkout-state-machine.md, "Fewer round trips"). Here: each
- * refusal of the function writes nothing, a hold is consumed instead of taking stock, a failed
- * ticket insert still confirms the order, tickets signed ahead are stored only with their order's
- * confirmation, and a checkout's statements go out in four event-loop turns (fifteen, then five,
- * before).
+ * the order's ticket lines read behind it, and the confirmation with its tickets one transaction
+ * whose statements go out together (docs/decisions/008-checkout-state-machine.md, "Fewer round
+ * trips"). Here: each refusal of the function writes nothing, a hold is consumed instead of taking
+ * stock, a failed ticket insert still confirms the order, tickets signed ahead are stored only
+ * with their order's confirmation, and a checkout's statements go out in six event-loop turns
+ * (fifteen, then five, then four with the confirmation's BEGIN and COMMIT pipelined before
+ * docs/decisions/032-one-plain-write-path.md).
  */
 
 const { sql, url } = await createTestHarness();
@@ -276,7 +277,8 @@ describe('markCaptured', () => {
       tickets.signForPayment(db, payment.id),
     );
     expect(signed, 'read behind the order statement, the lines are there').toHaveLength(1);
-    // A payment that may not be captured (it moved meanwhile): its COMMIT went with the insert.
+    // A payment that may not be captured (it moved meanwhile): the confirmation's transaction
+    // is refused whole, the tickets' insert with it.
     await sql`UPDATE payments SET status = 'released' WHERE id = ${linked.id}`;
     await expect(markCaptured(sql, linked, signed)).rejects.toThrow(/cannot be marked captured/);
     const count = async () =>
@@ -293,7 +295,7 @@ describe('markCaptured', () => {
   });
 });
 
-test('a card checkout sends its statements in four event-loop turns: the start two, the order one (its tickets read behind it), the confirmation one (the answer read with its COMMIT)', async () => {
+test('a card checkout sends its statements in six event-loop turns: the start two, the order one (its tickets read behind it), the confirmation three (BEGIN, its statements together, COMMIT)', async () => {
   // Event-loop turns: a statement sent after an answer came back is sent in a later turn.
   let turn = 0;
   let counting = true;
@@ -346,9 +348,12 @@ test('a card checkout sends its statements in four event-loop turns: the start t
       ['SELECT * FROM', 'SELECT c.flight_id, c.amount,'],
       ['INSERT INTO payments'],
       ['SELECT * FROM', 'SELECT kid, private_key,', 'SELECT l.id AS'],
-      ['BEGIN', 'COMMIT', 'INSERT INTO tickets', 'SELECT o.id, o.user_id,', 'WITH captured AS'],
+      ['begin'],
+      ['INSERT INTO tickets', 'SELECT o.id, o.user_id,', 'WITH captured AS'],
+      ['commit'],
     ]);
-    // The answer's order was read in that last turn, after the tickets: it carries them.
+    // The answer's order was read in the confirmation's transaction, after the tickets: it
+    // carries them.
     expect(outcome.status === 'completed' && outcome.order).toMatchObject({
       status: 'confirmed',
       stocks: [{ ticket: expect.any(String) }],

@@ -7,7 +7,6 @@ import {
   lockPartition,
   retryingDeadlocks,
 } from '../../db/locks.ts';
-import { inPipelinedTransaction } from '../../db/pipelined-transaction.ts';
 import { selectOrdersWithLines, toOrderView, type OrderView } from '../orders/queries.ts';
 import { insertTickets, type NewTicket } from '../tickets/queries.ts';
 
@@ -252,11 +251,11 @@ export async function writeOrder<T = undefined>(
 /**
  * After a successful capture: the payment is captured and its order confirmed, together with the
  * order's signed `tickets` (tickets.ts `signForPayment`), and the confirmed order read back for the
- * buyer's answer. One round trip (db/pipelined-transaction.ts): `BEGIN`, the confirmation, the
- * tickets' insert (which stores only tickets of a confirmed order), the order's summary (which
- * sees both) and `COMMIT`. When the insert fails, the `COMMIT` behind it rolls the confirmation
- * back too, so the order is confirmed again alone (its tickets come later: tickets.ts
- * `issueMissing`): a ticket never stops an order.
+ * buyer's answer. One transaction: `BEGIN`, then the confirmation, the tickets' insert (which
+ * stores only tickets of a confirmed order) and the order's summary (which sees both) sent
+ * together in one round trip (they run in the order sent), then `COMMIT`. When the insert fails,
+ * the transaction rolls the confirmation back too, so the order is confirmed again alone (its
+ * tickets come later: tickets.ts `issueMissing`): a ticket never stops an order.
  */
 export async function markCaptured(
   sql: Sql,
@@ -267,7 +266,7 @@ export async function markCaptured(
   if (orderId === null) throw new Error(`payment ${payment.id} has no order to confirm`);
   let ticketsFailed = false;
   try {
-    return await inPipelinedTransaction(sql, async (tx, commit) => {
+    return await sql.begin(async (tx) => {
       const captured = tx<PaymentRow[]>`
         WITH captured AS (
           UPDATE payments SET status = 'captured', captured_at = coalesce(captured_at, now()), updated_at = now(),
@@ -278,13 +277,13 @@ export async function markCaptured(
           UPDATE orders SET status = 'confirmed' FROM captured
           WHERE orders.id = captured.order_id AND orders.status = 'pending'
         )
-        SELECT * FROM captured`.execute();
+        SELECT * FROM captured`.execute(); // sent now, before the two behind it
       const stored = insertTickets(tx, tickets).catch((error: unknown) => {
         ticketsFailed = true;
         throw error;
       });
       const order = getOrderSummary(tx, orderId);
-      const [[row], , summary] = await Promise.all([captured, stored, order, commit()]);
+      const [[row], , summary] = await Promise.all([captured, stored, order]);
       if (!row) throw new Error(`payment ${payment.id} cannot be marked captured`);
       return { payment: row, order: summary };
     });
@@ -337,7 +336,7 @@ export async function cancelOrder(
 export type OrderSummary = OrderView & { status: string };
 
 export async function getOrderSummary(
-  sql: Sql,
+  sql: Sql | postgres.TransactionSql,
   orderId: string,
 ): Promise<OrderSummary | undefined> {
   const [order] = await selectOrdersWithLines(sql, sql`o.id = ${orderId}`);

@@ -43,7 +43,7 @@ export interface OrderWithLinesRow {
  * its lines ordered by flight.
  */
 export async function selectOrdersWithLines(
-  sql: Sql,
+  sql: Sql | postgres.TransactionSql,
   where: postgres.Fragment,
 ): Promise<OrderWithLinesRow[]> {
   return sql<OrderWithLinesRow[]>`
