@@ -13,8 +13,6 @@ import { Lifecycle } from './lib/lifecycle.ts';
 import type { Logger } from './lib/logger.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { checkoutOutcome, createMetrics, type Metrics } from './lib/metrics.ts';
-import { shareUrgentWork } from './lib/urgent-signal.ts';
-import { UrgentWork } from './lib/urgent-work.ts';
 import type { Config } from './config.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import {
@@ -70,11 +68,6 @@ export interface AppDeps {
   lifecycle?: Lifecycle;
   /** Prometheus metrics (main.ts serves them on METRICS_PORT). Default: a registry of its own. */
   metrics?: Metrics;
-  /**
-   * The checkouts in flight on this instance, before which sync pushes step back
-   * (lib/urgent-work.ts). Default: a new one.
-   */
-  urgent?: UrgentWork;
   /** Payment providers (payments/); default: the built-in test provider. */
   payments?: Payments;
   /**
@@ -136,7 +129,7 @@ export const SYNC_PUSH_MAX_BODY_BYTES = PUSH_MAX_BODY_BYTES;
 const SYNC_PUSH_PATH = /^\/api\/sync\/[^/]+\/push$/;
 /**
  * A checkout attempt (`POST /api/checkout`, `/api/stripe`, `/api/checkout/:paymentId/confirm`):
- * urgent work while it runs, counted, and its session read from the session cache (below).
+ * counted by outcome, and its session read from the session cache (below).
  */
 const CHECKOUT_ATTEMPT_PATH = /^\/api\/(?:checkout|stripe|checkout\/[^/]+\/confirm)$/;
 const isCheckoutAttempt = (c: Context) =>
@@ -199,14 +192,10 @@ export function createApp(
       'request',
     );
   });
-  // A checkout attempt is urgent work while it runs (sync pushes step back meanwhile,
-  // docs/decisions/022-checkout-before-sync.md), and what it came to is counted (the answer's
-  // status says it; see checkoutOutcome). The other instances on the database hear of it and
-  // step back too (below).
-  const urgent = deps.urgent ?? new UrgentWork();
+  // What a checkout attempt came to is counted (the answer's status says it; see checkoutOutcome).
   api.use(async (c, next) => {
     if (!servesApp || !isCheckoutAttempt(c)) return next();
-    await urgent.run(next);
+    await next();
     metrics.checkoutOutcomes.inc({ outcome: checkoutOutcome(c.res.status) });
   });
   const limitBodies = (maxSize: number): MiddlewareHandler => {
@@ -244,10 +233,6 @@ export function createApp(
   );
 
   const syncSql = deps.syncSql ?? deps.sql;
-  // This instance's checkouts are told to the others on the database and theirs heard, on the
-  // LISTEN connection of sync's handle (lib/urgent-signal.ts, decision 024).
-  const urgentSignal = shareUrgentWork(urgent, syncSql, deps.logger);
-  lifecycle.onShutdown('urgent work notices', () => urgentSignal.close());
 
   // Who is calling (c.var.user), then CSRF: before any route, so every route is covered.
   const isSync = (path: string) => path.startsWith('/api/sync/');
@@ -266,7 +251,7 @@ export function createApp(
 
   api.route('/', healthRoutes({ sql: deps.sql, lifecycle }));
   if (servesSync) {
-    api.route('/', syncRoutes({ ...deps, sql: syncSql, lifecycle, metrics, urgent }));
+    api.route('/', syncRoutes({ ...deps, sql: syncSql, lifecycle, metrics }));
     api.route('/', snapshotRoutes({ ...deps, sql: syncSql, metrics }));
   }
   if (servesApp) {

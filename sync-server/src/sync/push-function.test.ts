@@ -9,8 +9,9 @@ import { pushChanges } from './push.ts';
 import { insertAirline, insertFlights, pushedCartLine, pushedFavourite } from './test-fixtures.ts';
 
 /**
- * A push to favourites, cart or preferences is one call of the 017 migration's `sync_push` in one
- * round trip (docs/decisions/019-one-statement-push.md). Its HTTP behaviour is push.test.ts's and
+ * A push to favourites, cart or preferences is one call of the 017 migration's `sync_push`, one
+ * statement in one round trip (docs/decisions/019-one-statement-push.md and
+ * 032-one-plain-write-path.md). Its HTTP behaviour is push.test.ts's and
  * push-report.test.ts's; here: the function on its own refuses what push.ts refuses, a failure
  * anywhere keeps nothing, conflict detection of tombstones, and the statement count.
  */
@@ -321,7 +322,7 @@ test('a push of many rows: refusals and conflicts named in push order, the write
   expect(stored.get(flightIds[5]!)!.revision).toBeLessThan(stored.get(flightIds[3]!)!.revision);
 });
 
-test('a push is one round trip of three statements: BEGIN, sync_push, COMMIT', async () => {
+test('a push is one round trip of one statement, sync_push, a transaction of its own', async () => {
   const statements: string[] = [];
   const counted = postgres(url, {
     max: 3,
@@ -355,8 +356,8 @@ test('a push is one round trip of three statements: BEGIN, sync_push, COMMIT', a
         assumedMasterState: newDocumentState,
       })),
     });
-    expect(statements).toEqual(['BEGIN', 'SELECT sync_push($1,', 'COMMIT']);
-    expect(turns.size, 'all three go out before any answer: one round trip').toBe(1);
+    expect(statements).toEqual(['SELECT sync_push($1,']);
+    expect(turns.size, 'one round trip').toBe(1);
 
     // Only a push with rows not written reads documents: theirs, after the commit.
     statements.length = 0;
@@ -364,7 +365,7 @@ test('a push is one round trip of three statements: BEGIN, sync_push, COMMIT', a
       rows: [{ newDocumentState: { ...rows[0]!.newDocumentState, amount: 4 } }],
     });
     expect(outcome.conflicts).toEqual([flightIds[0]]);
-    expect(statements).toEqual(['BEGIN', 'SELECT sync_push($1,', 'COMMIT', 'SELECT c.flight_id']);
+    expect(statements).toEqual(['SELECT sync_push($1,', 'SELECT c.flight_id']);
   } finally {
     counting = false;
     await counted.end({ timeout: 1 });

@@ -11,18 +11,14 @@ import {
   type WithDeletedFlag,
   type WritableSyncCollectionName,
 } from '@skyport/shared';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
 import { lockPartition } from '../db/locks.ts';
-import { inPipelinedTransaction } from '../db/pipelined-transaction.ts';
 import { FLIGHT_NOT_FOUND } from '../features/cart/queries.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
-import type { Slots } from '../lib/urgent-work.ts';
 import { sameJson } from '../lib/same-json.ts';
-import type { Announcer } from './announcer.ts';
-import { COLLECTION_TABLES, selectDocuments, type Queryable } from './documents.ts';
-import { PushBatches } from './push-batches.ts';
+import { selectDocuments, type Queryable } from './documents.ts';
 import { resolvePartition, type Caller } from './partitions.ts';
 import { reviewFromDraft } from './review-drafts.ts';
 
@@ -72,17 +68,6 @@ export interface PushOptions {
    * expect (they narrow a refused push down to its rows).
    */
   report?: boolean;
-  /**
-   * The instance's announcer (announcer.ts): a push to favourites, cart or preferences then
-   * notifies the change feeds after its commit instead of at it, off PostgreSQL's notification
-   * lock (decision 021). Without it the row triggers notify at commit, as for every other writer.
-   */
-  announcer?: Announcer;
-  /**
-   * How many pushes of this instance run at once (routes.ts: `backgroundSlots`, none starting
-   * while a checkout runs). Default: `pushSlotCount(sql)` at once, for every caller of this handle.
-   */
-  slots?: Slots;
 }
 
 /**
@@ -132,24 +117,37 @@ export async function pushChanges(
   const rows = parsed.data.rows as PushRow<WritableCollection>[];
   checkRows(writable, partition, rows);
 
-  const perRow = options.report === true;
-  const slots = options.slots ?? pushSlotsOf(sql);
-  return writable === 'reviewDrafts'
-    ? slots(() => pushReviewDrafts(sql, partition, rows as PushRow<'reviewDrafts'>[]))
-    : pushInOneStatement(sql, writable, partition, rows, perRow, options.announcer, slots);
+  if (writable === 'reviewDrafts') {
+    const drafts = rows as PushRow<'reviewDrafts'>[];
+    return pushSlotsOf(sql)(() => pushReviewDrafts(sql, partition, drafts));
+  }
+  return pushInOneStatement(sql, writable, partition, rows, options.report === true);
 }
 
 /** The collections whose push is one call of `sync_push` (017 migration). */
 type OneStatementCollection = Exclude<WritableCollection, 'reviewDrafts'>;
 
+/** What `sync_push` decided for one push: the rows it did not write, and why. */
+interface SyncPushAnswer {
+  refused: string[];
+  conflicts: string[];
+  /**
+   * The revision each accepted row has after the push (024 migration; absent when the push was
+   * refused whole).
+   */
+  revisions?: Record<string, number>;
+}
+
 /**
- * A push to favourites, cart or preferences: the 017 migration's `sync_push` (the partition lock,
- * the flight check, conflict detection against the assumed master states and the writes, in push
- * order), in one transaction with the other pushes waiting for a slot (push-batches.ts, group
- * commit). Its answer names the rows it did not write; only their documents go back, read after
- * the commit (decision 027): a written row is stored with the customer's fields as sent, and what
- * the server adds to it (a favourite's time, the flight summary) reaches the device with the
- * change stream's echo of the write, as it reaches the customer's other devices.
+ * A push to favourites, cart or preferences: one statement, `SELECT sync_push(…)` (017, 020 and
+ * 024 migrations: the partition lock, the flight check, conflict detection against the assumed
+ * master states and the writes, in push order). A statement is a transaction of its own, so the
+ * push is one round trip with nothing to begin or commit, and its row triggers notify the change
+ * feeds at its commit like every other writer's. Its answer names the rows it did not write; only
+ * their documents go back, read after the commit (decision 027): a written row is stored with the
+ * customer's fields as sent, and what the server adds to it (a favourite's time, the flight
+ * summary) reaches the device with the change stream's echo of the write, as it reaches the
+ * customer's other devices.
  */
 async function pushInOneStatement(
   sql: Sql,
@@ -157,25 +155,19 @@ async function pushInOneStatement(
   partition: string,
   rows: readonly PushRow<WritableCollection>[],
   perRow: boolean,
-  announcer: Announcer | undefined,
-  slots: Slots,
 ): Promise<PushOutcome> {
-  const { refused, conflicts, revisions } = await batchesOf(sql, announcer).run(
-    {
-      collection,
-      partition,
-      rows: rows.map((row) => functionRow(collection, row)),
-      perRow,
-    },
-    slots,
+  const functionRows = rows.map((row) => functionRow(collection, row));
+  const [answer] = await pushSlotsOf(sql)(
+    () => sql<{ outcome: SyncPushAnswer }[]>`
+      SELECT sync_push(${collection}, ${partition}, ${sql.json(functionRows as never)}, ${perRow})
+        AS outcome`,
   );
+  const { refused, conflicts, revisions } = answer!.outcome;
   // The function wrote nothing in that case; the push is refused whole, as `PUT /api/cart` would.
   if (refused.length > 0 && !perRow)
     throw new AppError(ErrorCode.NotFound, FLIGHT_NOT_FOUND, { flightIds: refused });
 
   const unwritten = [...refused, ...conflicts];
-  if (announcer && unwritten.length < rows.length)
-    announcer.announce(`${COLLECTION_TABLES[collection]}:${partition}`);
   // The server's state of each row not written, as it stands now: the one the decision was made
   // against, or a later one, which RxDB takes the same way (the newest master wins).
   const current =
@@ -199,19 +191,6 @@ async function pushInOneStatement(
   return outcome;
 }
 
-/**
- * One set of push batches per database handle and announcer: a batch's transaction either
- * announces after its commit or lets its triggers notify, for all of its pushes.
- */
-const batches = new WeakMap<Sql, Map<Announcer | undefined, PushBatches>>();
-function batchesOf(sql: Sql, announcer: Announcer | undefined): PushBatches {
-  let byAnnouncer = batches.get(sql);
-  if (!byAnnouncer) batches.set(sql, (byAnnouncer = new Map()));
-  let found = byAnnouncer.get(announcer);
-  if (!found) byAnnouncer.set(announcer, (found = new PushBatches(sql, announcer !== undefined)));
-  return found;
-}
-
 /** A row as `sync_push` takes it: the customer's own fields and the assumed state's `ownedKey`. */
 function functionRow(collection: OneStatementCollection, row: PushRow<WritableCollection>) {
   const doc = row.newDocumentState as Partial<CartDoc & PreferencesDoc> & { _deleted: boolean };
@@ -228,7 +207,7 @@ function functionRow(collection: OneStatementCollection, row: PushRow<WritableCo
 
 /**
  * A push of review drafts: a transaction of its own, since a draft's outcome is decided by the
- * review rules (review-drafts.ts) before it is written. Pipelined as far as that allows.
+ * review rules (review-drafts.ts), between reads and writes, before it is written.
  */
 async function pushReviewDrafts(
   sql: Sql,
@@ -237,17 +216,14 @@ async function pushReviewDrafts(
 ): Promise<PushOutcome> {
   const writable = 'reviewDrafts';
   const ids = rows.map((row) => row.newDocumentState.id);
-  return inPipelinedTransaction(sql, async (tx, commit) => {
+  return sql.begin(async (tx) => {
     // The lock is taken first, before any read: every writer that decides from this customer's
     // documents takes it, so between our read of the current documents and our writes nobody
     // else changes them. Conflict detection and the write are one atomic step; other customers
-    // never wait. The three statements go out together with BEGIN (postgres.js pipelines the
-    // queries of a reserved connection) and run in order: one round trip instead of four.
-    const [, , current] = await Promise.all([
-      lockPartition(tx, partition),
-      checkDraftOwners(tx, partition, ids),
-      selectDocuments(tx, writable, partition, ids),
-    ]);
+    // never wait.
+    await lockPartition(tx, partition);
+    await checkDraftOwners(tx, partition, ids);
+    const current = await selectDocuments(tx, writable, partition, ids);
 
     const outcome: PushOutcome = { documents: [], conflicts: [], rejected: [] };
     const written: PushRow<'reviewDrafts'>[] = [];
@@ -266,17 +242,12 @@ async function pushReviewDrafts(
     if (written.length === 0) return outcome;
 
     // What the server kept of each written row; any difference from what was sent goes back.
-    // Statements of a transaction run in the order they are sent: this read sees the writes,
-    // and COMMIT goes out with it (one round trip).
-    const [after] = await Promise.all([
-      selectDocuments(
-        tx,
-        writable,
-        partition,
-        written.map((row) => row.newDocumentState.id),
-      ),
-      commit(),
-    ]);
+    const after = await selectDocuments(
+      tx,
+      writable,
+      partition,
+      written.map((row) => row.newDocumentState.id),
+    );
     for (const row of written) {
       const stored = after.get(row.newDocumentState.id);
       if (stored && !sameJson(stored, row.newDocumentState)) outcome.documents.push(stored);
@@ -293,23 +264,20 @@ async function pushReviewDrafts(
 }
 
 /**
- * How many push transactions of one instance run at once: two, and never more than all of its
- * pool but two connections (at least one). The pushes that wait go together in the next batch
- * (push-batches.ts), so more transactions at once would not write more: they would only put more
- * PostgreSQL backends beside a checkout's on the cores (decision 023). Without a bound, a storm of
- * pushes (hundreds of devices syncing at once) would take every connection; the reserved ones stay
- * free for pulls, streams and sessions (checkout has a pool of its own).
+ * How many pushes of one database handle run at once: all of its pool but two connections (at
+ * least one). The pool alone would not bound them: postgres.js queues statements behind busy
+ * connections, so a storm of pushes (hundreds of devices syncing at once) would sit on every
+ * connection, and a pull, a stream's read or a session lookup would wait behind them, or behind a
+ * push waiting for a customer's partition lock. With this limit two connections stay free for
+ * those (checkout has a pool of its own, app.ts `syncSql`); the pushes beyond it wait here, in
+ * order, outside the database (docs/decisions/032-one-plain-write-path.md).
  */
-const PUSH_TRANSACTIONS = 2;
 const RESERVED_CONNECTIONS = 2;
-export function pushSlotCount(sql: Sql): number {
-  return Math.max(1, Math.min(PUSH_TRANSACTIONS, Number(sql.options.max) - RESERVED_CONNECTIONS));
-}
-const pushSlots = new WeakMap<Sql, Slots>();
-function pushSlotsOf(sql: Sql): Slots {
+const pushSlots = new WeakMap<Sql, LimitFunction>();
+function pushSlotsOf(sql: Sql): LimitFunction {
   let slots = pushSlots.get(sql);
   if (!slots) {
-    slots = pLimit(pushSlotCount(sql));
+    slots = pLimit(Math.max(1, Number(sql.options.max) - RESERVED_CONNECTIONS));
     pushSlots.set(sql, slots);
   }
   return slots;
@@ -409,7 +377,7 @@ function isConflict(
  * the review rules'.
  */
 async function writeReviewDraft(
-  tx: postgres.ReservedSql,
+  tx: postgres.TransactionSql,
   userId: string,
   doc: Replicated<'reviewDrafts'>,
   master: Replicated<'reviewDrafts'> | undefined,

@@ -19,14 +19,12 @@ import { resolveIdentitySettings } from '../features/identity/settings.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
 import type { Metrics } from '../lib/metrics.ts';
-import { backgroundSlots, URGENT_WAIT_MAX_MS, UrgentWork } from '../lib/urgent-work.ts';
 import { validate } from '../lib/validate.ts';
 import { createAccessWatch } from './access-watch.ts';
-import { createAnnouncer, sendWith } from './announcer.ts';
 import { createChangeFeed } from './change-feed.ts';
 import { resolvePartition } from './partitions.ts';
 import { pullChanges } from './pull.ts';
-import { pushChanges, pushPartition, pushSlotCount } from './push.ts';
+import { pushChanges, pushPartition } from './push.ts';
 import { streamChanges } from './stream-http.ts';
 import { StreamHub } from './stream.ts';
 import { resolveStreamLimits, StreamSlots, type StreamLimits } from './stream-limits.ts';
@@ -44,8 +42,6 @@ export type SyncRouteDeps = Pick<AppDeps, 'sql' | 'logger' | 'identity'> & {
   metrics: Metrics;
   /** Limits of the streams (sync/stream-limits.ts); main.ts passes them from the environment. */
   streams?: Partial<StreamLimits>;
-  /** The instance's checkouts in flight: pushes step back while one runs (lib/urgent-work.ts). */
-  urgent?: UrgentWork;
 };
 
 /**
@@ -78,9 +74,6 @@ function onePerHandle<T extends { close(): Promise<void> }>(
 const feeds = onePerHandle(createChangeFeed);
 export const changeFeedFor = feeds.get;
 
-/** One announcer of committed pushes per database handle (announcer.ts, decision 021). */
-const announcers = onePerHandle((sql, logger) => createAnnouncer(sendWith(sql), logger));
-
 /** One session and access watch per database handle (on the same LISTEN connection). */
 const watches = onePerHandle(createAccessWatch);
 export const accessWatchFor = watches.get;
@@ -99,12 +92,9 @@ export function sessionCacheFor(deps: Pick<AppDeps, 'sql' | 'logger'>): SessionC
   return cache;
 }
 
-/**
- * Stops the instance's change feed and access watch (its LISTENs) on shutdown, after the streams,
- * and sends the announcements still waiting (the pool closes after this).
- */
+/** Stops the instance's change feed and access watch (its LISTENs) on shutdown, after the streams. */
 async function closeChangeFeed(sql: Sql): Promise<void> {
-  await Promise.all([feeds.close(sql), watches.close(sql), announcers.close(sql)]);
+  await Promise.all([feeds.close(sql), watches.close(sql)]);
 }
 
 /**
@@ -156,9 +146,6 @@ export function syncRoutes(deps: SyncRouteDeps) {
     slots: new StreamSlots(limits),
     clientAddress: (c) => clientIp(c, identitySettings),
   });
-  // How many pushes run at once, none starting while a checkout runs (decisions 022 and 023).
-  const urgent = deps.urgent ?? new UrgentWork();
-  const pushSlots = backgroundSlots(pushSlotCount(sql), urgent);
   return new Hono<AuthEnv>()
     .use('/sync/*', requireSyncVersion)
     .get('/sync/:collection/pull', validate('query', PullQuerySchema), async (c) => {
@@ -173,9 +160,6 @@ export function syncRoutes(deps: SyncRouteDeps) {
       metrics.syncRequests.inc({ collection, operation: 'push' });
       // Security: who may push is decided before the body (up to 2 MiB) is read.
       pushPartition(c.get('user'), collection);
-      // A push that comes while a checkout runs is read after it (or URGENT_WAIT_MAX_MS later):
-      // parsing and checking it would take the event loop from the checkout's round trips.
-      await urgent.quiet(URGENT_WAIT_MAX_MS);
       let body: unknown;
       try {
         body = await c.req.json();
@@ -183,11 +167,7 @@ export function syncRoutes(deps: SyncRouteDeps) {
         throw new AppError(ErrorCode.BadRequest, 'Malformed JSON body');
       }
       const report = c.req.header(PUSH_REPORT_HEADER) === '1';
-      const outcome = await pushChanges(sql, c.get('user'), collection, body, {
-        report,
-        announcer: announcers.get(deps),
-        slots: pushSlots,
-      });
+      const outcome = await pushChanges(sql, c.get('user'), collection, body, { report });
       // Clients that did not ask for the report read the bare array of documents.
       return c.json(report ? outcome : outcome.documents);
     })
