@@ -98,3 +98,20 @@ test('rows held back when a feed starts reach it once they settle, with no notif
   await expect.poll(() => seen, { timeout: 5_000 }).toContain('before the feed');
   unsubscribe?.();
 });
+
+test('a transaction cannot silence its notifications: the old after-commit setting is ignored (025 migration)', async () => {
+  const airlineId = await insertAirline(sql, 'Loud Air');
+  const [flightId] = await insertFlights(sql, airlineId, 1);
+  const heard: string[] = [];
+  const listening = await otherSql.listen('skyport_sync', (payload) => heard.push(payload));
+  try {
+    // What sync pushes said before decision 032, for the after-commit announcer that is gone.
+    await sql.begin(async (tx) => {
+      await tx`SET LOCAL skyport.announce = after_commit`;
+      await tx`UPDATE flights SET description = 'loud' WHERE id = ${flightId!}`;
+    });
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('flights:');
+  } finally {
+    await listening.unlisten();
+  }
+});

@@ -8,6 +8,7 @@ import {
   insertAirline,
   insertFlights,
   pushedCartLine,
+  pushedFavourite,
   pushInit,
   syncHeaders,
 } from './test-fixtures.ts';
@@ -99,6 +100,23 @@ test("a customer's cart pushed through A streams from B to that customer only", 
   expect(theirs.events.filter((e) => e.event === 'changes')).toEqual([]);
   await mine.close();
   await theirs.close();
+});
+
+test("a favourite pushed from one device through A reaches the customer's other device on B", async () => {
+  const otherDevice = openStream(b.origin, 'favourites', actors.customer);
+  await otherDevice.waitFor((event) => event.event === 'resync');
+  const flightId = flightIds[2]!;
+  const pushed = await fetch(
+    `${a.origin}/api/sync/favourites/push`,
+    pushInit(actors.customer.headers(), {
+      rows: [{ newDocumentState: pushedFavourite(actors.customer.user!.id, flightId) }],
+    }),
+  );
+  expect(pushed.status).toBe(200);
+  // B's feed reads only when notified (change-feed.ts): the push's row trigger notified at its
+  // commit (docs/decisions/032-one-plain-write-path.md).
+  await otherDevice.waitFor(changesWith(flightId));
+  await otherDevice.close();
 });
 
 test('a bulk change streams in batches that together carry every row, oldest first', async () => {
