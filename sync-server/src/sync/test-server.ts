@@ -3,7 +3,7 @@
 //   tsx src/sync/test-server.ts [--flights N] [--public-dir DIR]
 //
 // Creates a fresh database on the PostgreSQL server of DATABASE_URL (else an embedded one),
-// migrates it, loads an airline with flights and one actor of each role (with sessions), serves
+// migrates it (or clones the run's template, TEST_POSTGRES_RUN), loads an airline with flights and one actor of each role (with sessions), serves
 // the API (and the built PWA when given) on a free port of 127.0.0.1, and prints one JSON line on
 // stdout: { url, actors: { name: { id, token, airlineId } }, airlineId, flightIds }. A small
 // control API under /__test/ lets a test change server data. Ends (and drops the database) when
@@ -20,6 +20,7 @@ import { migrate } from '../db/migrate.ts';
 import { generateSyntheticCatalog } from '../db/seed/synthetic.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createActors } from '../test/actors.ts';
+import { cloneTemplate } from '../test/test-postgres.ts';
 import { insertAirline, insertFlights, insertOrder } from './test-fixtures.ts';
 
 function option(name: string): string | undefined {
@@ -39,13 +40,17 @@ if (!adminUrl) {
   );
   adminUrl = embedded.adminUrl;
 }
-const name = `skyport_disposable_${randomBytes(6).toString('hex')}`;
 const admin = createSql(adminUrl, { max: 1 });
-await admin.unsafe(`CREATE DATABASE ${name}`);
+// Within a test run that prepared a migrated template (test/test-servers-setup.ts), a clone of it.
+const templateRun = process.env.TEST_POSTGRES_RUN;
+const name = templateRun
+  ? await cloneTemplate(admin, templateRun)
+  : `skyport_disposable_${randomBytes(6).toString('hex')}`;
+if (!templateRun) await admin.unsafe(`CREATE DATABASE ${name}`);
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
 const sql = createSql(url.toString(), { max: 10 });
-await migrate(sql);
+if (!templateRun) await migrate(sql);
 
 const actors = await createActors(sql);
 const airlineId = await insertAirline(sql, 'Aurora Test Airways');

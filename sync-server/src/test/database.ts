@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, inject } from 'vitest';
 import { createSql, type Sql } from '../db/client.ts';
-import { withDatabase } from './global-setup.ts';
+import { cloneTemplate, withDatabase } from './test-postgres.ts';
 
 export interface TestDatabase {
   sql: Sql;
@@ -15,9 +14,8 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
   const run = inject('testRun');
-  const name = `${run}_${randomBytes(6).toString('hex')}`;
   const admin = createSql(adminUrl, { max: 1 });
-  await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${run}_template`);
+  const name = await cloneTemplate(admin, run);
   const url = withDatabase(adminUrl, name);
   const sql = createSql(url);
   afterAll(async () => {
