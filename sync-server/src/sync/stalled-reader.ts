@@ -13,6 +13,7 @@ export interface StalledReader {
 }
 
 const LAST_CHUNK = '\r\n0\r\n\r\n';
+const HINT_TO_END_MS = 10_000;
 
 /**
  * A raw HTTP/1.1 connection that asks for a stream, reads the answer's first bytes (the stream is
@@ -62,13 +63,20 @@ export function openStalledReader(
           socket.on('end', () => (closed = true));
           socket.resume();
           const finished = () => closed || tail.endsWith(LAST_CHUNK);
-          for (let waited = 0; waited < ms && !finished(); waited += 50)
+          const hinted = () => tail.includes('retry:');
+          // The stream's end follows its hint: once the hint is here, a busy machine gets up to
+          // HINT_TO_END_MS more for the end, so that a hinted stream is never reported as open.
+          for (
+            let waited = 0;
+            !finished() && (waited < ms || (hinted() && waited < ms + HINT_TO_END_MS));
+            waited += 50
+          )
             await new Promise((wait) => setTimeout(wait, 50));
           const ended = finished();
           return {
             ended,
             cut: closed && !tail.endsWith(LAST_CHUNK),
-            hinted: tail.includes('retry:'),
+            hinted: hinted(),
           };
         },
       });

@@ -124,7 +124,7 @@ test('the places are those listed flights leave from and go to, each counted, Aâ
   expect(placeNames(onlySoldOut.places)).toEqual({ origins: [], destinations: [] });
 });
 
-test('a page with a filter and a sort over 10,000 flights takes a few milliseconds', () => {
+test('a page with a filter and a sort over 10,000 flights costs no more than the plain query', () => {
   const data = flights(10_000, random(7));
   const index = createCatalogIndex(data);
   warmCatalogIndex(index);
@@ -134,14 +134,23 @@ test('a page with a filter and a sort over 10,000 flights takes a few millisecon
     origin: 'ar',
     page: 3,
   });
-  const times: number[] = [];
-  for (let i = 0; i < 50; i++) {
+  // Beside the bare work, in turns, so that a busy machine slows both alike: the same page from
+  // the plain array (shared's queryCatalog, a filter and a sort of every flight, about a
+  // millisecond on an idle machine). The two are on a par (0.97â€“1.0 measured); the bound leaves
+  // room for noise and catches a page that costs several plain queries.
+  const median = (times: number[]) => times.sort((a, b) => a - b)[times.length >> 1]!;
+  const timed = (run: () => unknown) => {
     const started = performance.now();
-    queryCatalogIndex(index, query);
-    times.push(performance.now() - started);
+    run();
+    return performance.now() - started;
+  };
+  const indexed: number[] = [];
+  const plain: number[] = [];
+  for (let i = 0; i < 61; i++) {
+    indexed.push(timed(() => queryCatalogIndex(index, query)));
+    plain.push(timed(() => queryCatalog(data, query)));
   }
-  times.sort((a, b) => a - b);
-  expect(times[25]!).toBeLessThan(16);
+  expect(median(indexed) / median(plain)).toBeLessThan(3);
 });
 
 test('the home query comes from the URL, a malformed parameter falling back to its default', async () => {
