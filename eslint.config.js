@@ -1,6 +1,6 @@
 // ESLint for the whole workspace (decision 012): the recommended JavaScript and typescript-eslint
 // rules (not the type-checked ones: they would make lint as slow as tsc), the React hooks rules for
-// pwa/, and the import directions of docs/architecture.md §1.1 as boundaries/dependencies.
+// pwa/, and the import directions of docs/architecture.md §2.1 as boundaries/dependencies.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import boundaries from 'eslint-plugin-boundaries';
@@ -12,7 +12,7 @@ const TEST_FILES = ['**/*.test.{ts,tsx}'];
 /** Modules that only tests import (a peer that plays PayPal, request helpers). */
 const TEST_HELPERS = ['sync-server/src/**/testing.ts', 'sync-server/src/**/testing/**'];
 
-/** The parts of docs/architecture.md §1.1; the first pattern that matches a file names its part. */
+/** The parts of docs/architecture.md §2.1; the first pattern that matches a file names its part. */
 const elements = [
   { type: 'shared', pattern: 'shared' },
   { type: 'server', pattern: 'sync-server' },

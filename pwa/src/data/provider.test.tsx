@@ -90,7 +90,7 @@ test('the prerendered page (and its hydration) is made without the data layer', 
 
 test("a reader of the prices' freshness renders again only when the freshness changes", () => {
   // Each pull's start and end change the sync status; the home page reads only the freshness,
-  // and rendered whole at every change while the catalogue synced (docs/architecture.md §4.7).
+  // and rendered whole at every change while the catalogue synced (docs/benchmarks.md §3).
   const status = createSyncStatusStore(true);
   const { source, open } = manualSource();
   open({ db: {}, engine: { status } } as unknown as LocalData);

@@ -120,7 +120,7 @@ const wholeStatus = (status: SyncStatus) => status;
  * not at every pull's start and end. A change of the whole status renders in one blocking task
  * (useSyncExternalStore), and the home page and the page frame re-rendered whole several times
  * during a first sync: tasks of 120-160 ms on a phone four times slower than a laptop
- * (docs/architecture.md §4.7).
+ * (docs/benchmarks.md §3).
  */
 export function useSyncStatusPart<T>(
   select: (status: SyncStatus) => T,

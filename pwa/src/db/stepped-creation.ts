@@ -7,7 +7,7 @@ import type { RxStorage } from 'rxdb';
  * RxDB's `createRxDatabase` creates the internal store, constructs the database (which writes
  * its storage token) and creates the local documents' store in one chain of promises, with
  * nothing in it that waits for a new task: one task of 90-290 ms on a phone four times slower
- * than a laptop (CPU profiles of the first visit, docs/architecture.md §4.7). Each Dexie store
+ * than a laptop (CPU profiles of the first visit, docs/benchmarks.md §3). Each Dexie store
  * costs a share of it (a Dexie database, its schema parsed, RxDB's multi-instance channel), so
  * the chain is cut at each one; a collection's store is cut from its collection's set-up too.
  */

@@ -16,7 +16,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     },
     // Lines are written 4 KiB at a time, and at least every second: one write(2) per line, through
     // the thread pool, cost ~40 µs of the ~200 µs of server CPU of a catalogue answer
-    // (docs/benchmarks.md). pino flushes what is left when the process exits.
+    // (docs/benchmarks.md §2). pino flushes what is left when the process exits.
     destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 }),
   );
 }

@@ -19,7 +19,7 @@ import {
  * sizes choose a plan, and a remembered position is used only when the statement reads the same
  * catalogue version it was remembered at (an exact version: queries.ts `STATE`).
  *
- * Page numbers over keyset reads (docs/architecture.md §12):
+ * Page numbers over keyset reads (docs/architecture.md §7):
  * - `?after=` / `?before=` cursors (cursor.ts) read one page of the ordering's index from a
  *   flight's position; the answer's Link header gives the next and previous pages' cursors.
  * - `?page=N` alone: page 1 and near pages are a short index walk. A deep page is a walk of

@@ -31,7 +31,7 @@ import { FLIGHT_WIRE_COLUMNS } from '../../db/flight-row.ts';
  * filters and which kind of position are present): a finite set of shapes, each prepared once per
  * connection. Security: user input only ever travels as parameters ($n), never in the text.
  *
- * Why the shapes look the way they do (reasons and figures: docs/architecture.md §12):
+ * Why the shapes look the way they do (docs/architecture.md §7; figures: docs/benchmarks.md §2):
  * - LIMIT is a literal (the page size for the default size, else the largest page size and the
  *   ids array is sliced to the size), so that PostgreSQL's generic plan knows how few rows are
  *   wanted and is reused: with `LIMIT $1` it assumes 10 % of the table, costs the plan far above

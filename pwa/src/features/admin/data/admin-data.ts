@@ -4,7 +4,7 @@ import { createStore, useStore } from '../../../lib/store.ts';
 import { listAirlineAccounts, listCustomers } from '../api/admin-api.ts';
 
 /**
- * The administrator's lists. They are not replicated (docs/architecture.md §1: administration is online-only),
+ * The administrator's lists. They are not replicated (docs/architecture.md §2.2: administration is online-only),
  * so each is read from the server when its screen opens, again when the connection returns, and
  * after each action (`reloadAdminList`). One small keyed store (pwa/src/lib/store.ts); components
  * read their list with `useStore` and never copy it into state.

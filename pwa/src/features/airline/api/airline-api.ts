@@ -9,7 +9,7 @@ import {
 import { apiRequest } from '../../../api/api-client.ts';
 
 /**
- * The airline's online-only calls (docs/architecture.md §1): registration, and the §7 catalogue routes
+ * The airline's online-only calls (docs/architecture.md §2.2): registration, and the §7 catalogue routes
  * `POST /flights/create {flight}`, `PUT /flights/update {flight}`, `POST /flights/delete {flightIds}`.
  * Reads come from the local database (the replicated flights and sales collections).
  */

@@ -15,7 +15,7 @@ export interface CatalogTableProps {
   /** 1-based page (from the URL); clamped to the pages there are. */
   page: number;
   onPageChange: (page: number) => void;
-  /** Adding, editing and deleting need a connection (docs/architecture.md §1). */
+  /** Adding, editing and deleting need a connection (docs/architecture.md §2.2). */
   online: boolean;
   onAdd: () => void;
   onEdit: (flight: Flight) => void;

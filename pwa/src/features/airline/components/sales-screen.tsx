@@ -10,7 +10,7 @@ import { Route } from '../../../ui/route.tsx';
 import type { SalesView, ShownSale } from '../data/sales.ts';
 import { airlineLabels } from '../labels.ts';
 
-// ApexCharts is heavy: its chunk loads only when a sales screen shows the chart (docs/architecture.md §7).
+// ApexCharts is heavy: its chunk loads only when a sales screen shows the chart (docs/architecture.md §2.3).
 const SalesChart = lazy(() =>
   import('./sales-chart.tsx').then((module) => ({ default: module.SalesChart })),
 );

@@ -23,7 +23,7 @@ import { DepartureDays } from './departure-days.tsx';
 // The home page renders again when a part of it changes (the prices' freshness, the airlines,
 // the favourites, the page) while the catalogue syncs; memoised, the parts that did not change
 // (given the same values and the same callbacks) are not rendered again: whole renders made
-// tasks of 120-160 ms on a phone four times slower than a laptop (docs/architecture.md §4.7).
+// tasks of 120-160 ms on a phone four times slower than a laptop (docs/benchmarks.md §3).
 const Card = memo(FlightCard);
 const Filters = memo(FilterPanel);
 const Search = memo(SearchBox);
