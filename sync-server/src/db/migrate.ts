@@ -1,8 +1,32 @@
+// The database's schema at start-up (docs/decisions/033-repeatable-sql-functions.md), in the
+// Flyway model of versioned and repeatable migrations:
+//
+// - `migrations/NNN_*.sql` are versioned: each runs once, in name order, and is recorded with its
+//   SHA-256 in `schema_migrations`. An applied file is never edited (the start stops if it was);
+//   tables, columns, indexes and data changes go in a new file with the next number.
+// - `functions/<name>.sql` are repeatable: one file per SQL function, holding its current
+//   definition, and for a trigger function its CREATE TRIGGER statements too. Each is idempotent
+//   (CREATE OR REPLACE FUNCTION, CREATE OR REPLACE TRIGGER) and re-applied, after the versioned
+//   migrations, whenever its SHA-256 differs from the one recorded in `schema_repeatables`; so a
+//   change to `sync_push` is a diff of `functions/sync_push.sql` alone. No versioned migration
+//   after 025 defines a function or a trigger (migrate.test.ts): one that did would be undone by
+//   the file on a new database and not on an old one. To retire a function, delete its file and
+//   drop it in a versioned migration; a file that calls a SQL-language function of another file
+//   needs that one created first (files run in name order; a versioned migration may create it).
+//
+// Everything runs in one transaction under one advisory lock, so instances starting at once
+// migrate once, and a failing file leaves the database as it was. The production bundle carries
+// both folders beside main.js (scripts/build.mjs), where `import.meta.url` finds them.
+
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type postgres from 'postgres';
 import type { Sql } from './client.ts';
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+const FUNCTIONS_DIR = fileURLToPath(new URL('./functions/', import.meta.url));
 
 /** An applied migration whose file no longer has the content that was applied. */
 export class EditedMigrationError extends Error {
@@ -17,26 +41,54 @@ export class EditedMigrationError extends Error {
 
 const checksumOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** The `.sql` files of a folder by name, in name order; a folder that does not exist has none. */
+async function readSqlFiles(dir: string, required: boolean): Promise<Map<string, string>> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  } catch (error) {
+    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw error;
+  }
+  return new Map(
+    await Promise.all(
+      names.map(async (name) => [name, await readFile(path.join(dir, name), 'utf8')] as const),
+    ),
+  );
+}
+
+export interface MigrateOptions {
+  /** The versioned migrations' folder; by default `migrations/` beside this module. */
+  migrationsDir?: string;
+  /**
+   * The repeatable files' folder; by default `functions/` beside this module (a folder that does
+   * not exist holds none). `null` applies none and leaves `schema_repeatables` alone: what a build
+   * before repeatable files did (tests compare the two).
+   */
+  functionsDir?: string | null;
+}
+
 /**
  * Applies the versioned SQL files of `migrations/` that this database has not seen, in name order,
- * each recorded with its SHA-256, all in one transaction. An advisory lock lets several instances
- * start at once.
+ * each recorded with its SHA-256, then the repeatable files of `functions/` whose SHA-256 is not
+ * the one recorded for them, in name order; all in one transaction. An advisory lock lets several
+ * instances start at once. Returns what it applied: versioned file names, then `functions/<file>`.
  *
  * An applied migration is never run again, so an edit to its file would silently not reach any
  * database that already has it, while new databases would get the edited version: the two would
  * differ with nothing said. So the start is refused (`EditedMigrationError`, nothing applied) when
  * an applied file's checksum changed. Rows applied before checksums were recorded get the current
  * file's checksum the first time.
+ *
+ * A repeatable file is re-applied whenever its text differs from the last one applied, whichever
+ * build applied that: an instance of the previous build that starts during a rolling deploy puts
+ * its definitions back until the next instance of the new build starts (decision 033). The record
+ * of a file that is gone is dropped, so that the file, brought back, is applied again.
  */
-export async function migrate(sql: Sql): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
-  const texts = new Map(
-    await Promise.all(
-      files.map(
-        async (file) => [file, await readFile(new URL(file, MIGRATIONS_DIR), 'utf8')] as const,
-      ),
-    ),
-  );
+export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<string[]> {
+  const texts = await readSqlFiles(options.migrationsDir ?? MIGRATIONS_DIR, true);
+  const functionsDir = options.functionsDir === undefined ? FUNCTIONS_DIR : options.functionsDir;
+  const functions = functionsDir === null ? null : await readSqlFiles(functionsDir, false);
   const applied: string[] = [];
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:migrations'))`;
@@ -67,6 +119,32 @@ export async function migrate(sql: Sql): Promise<string[]> {
       await tx`INSERT INTO schema_migrations (name, checksum) VALUES (${file}, ${checksum})`;
       applied.push(file);
     }
+    if (functions) applied.push(...(await applyRepeatables(tx, functions)));
   });
+  return applied;
+}
+
+/** The repeatable files whose text is not the one last applied, applied and recorded. */
+async function applyRepeatables(
+  tx: postgres.TransactionSql,
+  files: Map<string, string>,
+): Promise<string[]> {
+  await tx`CREATE TABLE IF NOT EXISTS schema_repeatables (
+    name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`;
+  const recorded = new Map(
+    (
+      await tx<{ name: string; checksum: string }[]>`SELECT name, checksum FROM schema_repeatables`
+    ).map((r) => [r.name, r.checksum]),
+  );
+  const applied: string[] = [];
+  for (const [file, text] of files) {
+    const checksum = checksumOf(text);
+    if (recorded.get(file) === checksum) continue;
+    await tx.unsafe(text);
+    await tx`INSERT INTO schema_repeatables (name, checksum) VALUES (${file}, ${checksum})
+      ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()`;
+    applied.push(`functions/${file}`);
+  }
+  await tx`DELETE FROM schema_repeatables WHERE name <> ALL (${[...files.keys()]}::text[])`;
   return applied;
 }
