@@ -1,7 +1,8 @@
 // The production build of the server (docs/decisions/007-running-in-production.md): esbuild
 // bundles src/main.ts and the workspace's shared/ into dist/main.js; npm packages stay external,
-// installed with `pnpm deploy --prod`. The SQL migrations and the built PWA are copied beside it,
-// so that dist/ plus the runtime dependencies is the whole server.
+// installed with `pnpm deploy --prod`. The SQL migrations and functions (src/db/migrate.ts finds
+// both beside the bundle) and the built PWA are copied beside it, so that dist/ plus the runtime
+// dependencies is the whole server.
 import { build } from 'esbuild';
 import { cp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -27,6 +28,7 @@ await build({
   external: [...Object.keys(pkg.dependencies), 'pino-pretty'],
 });
 await cp(path.join(root, 'src/db/migrations'), path.join(dist, 'migrations'), { recursive: true });
+await cp(path.join(root, 'src/db/functions'), path.join(dist, 'functions'), { recursive: true });
 
 const pwa = path.resolve(root, '../pwa/dist');
 if (existsSync(path.join(pwa, 'index.html'))) {

@@ -1,7 +1,7 @@
 // What the bench measures, built into a folder of its own (never pwa/dist or sync-server/dist,
 // which a running server or another engineer may be using):
 //   <dir>/server/main.js   the production server bundle, as scripts/build.mjs makes it (esbuild,
-//                          npm packages external), with its SQL migrations beside it
+//                          npm packages external), with its SQL migrations and functions beside it
 //   <dir>/pwa/             the PWA's production build (`vite build`), served by the server
 //   <dir>/harness/         the local-first harness (pwa/e2e/local-first) for the sync suite
 // <dir> is sync-server/.bench-build/<run id>/ (git-ignored; under sync-server/ so that the bundle
@@ -163,6 +163,9 @@ async function buildServer(
   await cp(path.join(sourceRoot, 'sync-server/src/db/migrations'), path.join(out, 'migrations'), {
     recursive: true,
   });
+  // SQL functions in files of their own (decision 033); a commit from before them has none.
+  const functions = path.join(sourceRoot, 'sync-server/src/db/functions');
+  if (existsSync(functions)) await cp(functions, path.join(out, 'functions'), { recursive: true });
   log(
     `  built the server (${ref ? `${ref} = ${commit.slice(0, 12)}` : `working tree on ${commit.slice(0, 12)}`}) ` +
       `into ${rel(out)} in ${Math.round(performance.now() - started)} ms`,

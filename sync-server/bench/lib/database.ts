@@ -1,8 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import { createSql, type Sql } from '../../src/db/client.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { migrate } from '../../src/db/migrate.ts';
 
 const LOCAL_SERVER_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const EMBEDDED_DIR = path.resolve(import.meta.dirname, '../../../.data/bench-pg');
@@ -204,28 +204,13 @@ export async function dropBenchDatabases(server: BenchServer): Promise<string[]>
 }
 
 /**
- * src/db/migrate.ts's procedure (same lock, same bookkeeping table, so the server sees them as
- * applied) on a directory of its own: the migrations of the server build being measured, which
- * need not be the working tree's (`--server-ref`).
+ * src/db/migrate.ts on the SQL of the server build being measured, which need not be the working
+ * tree's (`--server-ref`): its versioned migrations in `dir`, its SQL functions in the sibling
+ * `functions/` (builds before repeatable functions have none). Same lock, same bookkeeping tables,
+ * so the server sees them as applied.
  */
 export async function migrateFrom(sql: Sql, dir: string): Promise<string[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
-  const applied: string[] = [];
-  await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(hashtext('skyport:migrations'))`;
-    await tx`CREATE TABLE IF NOT EXISTS schema_migrations (
-      name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
-    const done = new Set(
-      (await tx<{ name: string }[]>`SELECT name FROM schema_migrations`).map((r) => r.name),
-    );
-    for (const file of files) {
-      if (done.has(file)) continue;
-      await tx.unsafe(await readFile(path.join(dir, file), 'utf8'));
-      await tx`INSERT INTO schema_migrations (name) VALUES (${file})`;
-      applied.push(file);
-    }
-  });
-  return applied;
+  return migrate(sql, { migrationsDir: dir, functionsDir: path.join(dir, '../functions') });
 }
 
 export function withDatabase(url: string, database: string): string {
