@@ -1,4 +1,5 @@
 export * from './constants.ts';
+export * from './dates.ts';
 export * from './messages.ts';
 export * from './labels.ts';
 export * from './schemas/text.ts';

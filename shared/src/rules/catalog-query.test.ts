@@ -9,9 +9,9 @@ import {
   CatalogQuerySchema,
   type CatalogQueryInput,
 } from '../schemas/catalog-query.ts';
+import { addDays } from '../dates.ts';
 import type { Flight } from '../schemas/flight.ts';
 import {
-  addDays,
   catalogComparator,
   cheapestDays,
   compareCodePoints,

@@ -1,3 +1,4 @@
+import { addDays } from '../dates.ts';
 import type { Flight } from '../schemas/flight.ts';
 import type {
   CatalogQuery,
@@ -78,14 +79,6 @@ export function departsWithin(
 /** The flexibility the home screen offers around a chosen date: exact, ±1 day, ±3 days. */
 export const DEPARTURE_FLEX_DAYS = [0, 1, 3] as const;
 export type DepartureFlex = (typeof DEPARTURE_FLEX_DAYS)[number];
-
-/** `date` (yyyy-mm-dd) moved by `days` calendar days, by the UTC calendar (no zone, no DST). */
-export function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  const moved = new Date(Date.UTC(year, month - 1, day + days));
-  // Years below 100 would be read as 19xx by Date.UTC; the schema's dates start at 1000.
-  return moved.toISOString().slice(0, 10);
-}
 
 /** The inclusive departure range of a date chosen with a flexibility: `date ± flex` days. */
 export function departureWindow(

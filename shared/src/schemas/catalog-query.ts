@@ -5,7 +5,7 @@ import { PRICE_BANDS } from '../rules/pricing.ts';
 import { AirlineSchema } from './airline.ts';
 import { FlightSchema } from './flight.ts';
 import { DateStringSchema } from './common.ts';
-import { addDays } from '../rules/catalog-query.ts';
+import { addDays } from '../dates.ts';
 import { ReviewSchema } from './review.ts';
 
 /**
