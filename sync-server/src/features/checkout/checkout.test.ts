@@ -358,8 +358,10 @@ describe('faults between authorise and capture, and the reconciler', () => {
     });
     expect(await ticketsOf(sql, flight)).toBe(10);
     expect(await sql`SELECT 1 FROM orders WHERE user_id = ${buyer.id}`).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 700)); // the provider answers after we gave up: a hold exists
-    expect([...provider.payments.values()].map((p) => p.status)).toEqual(['requires_capture']);
+    // The provider answers after we gave up: a hold exists (waited for, not slept on).
+    await expect
+      .poll(() => [...provider.payments.values()].map((p) => p.status), { timeout: 10_000 })
+      .toEqual(['requires_capture']);
 
     const report = await checkout.reconcile({ asOf: far(), staleAfterMs: 0, userId: buyer.id });
     expect(report).toMatchObject({ released: 1, captured: 0 });
@@ -376,7 +378,8 @@ describe('faults between authorise and capture, and the reconciler', () => {
     const key = randomUUID();
     expect((await send(key)).status).toBe(503);
     slow = false;
-    await new Promise((r) => setTimeout(r, 700));
+    // The late first call lands (a hold at the provider) before the client retries.
+    await expect.poll(() => provider.payments.size, { timeout: 10_000 }).toBe(1);
     const retry = await send(key);
     expect(retry.status).toBe(200);
     expect(provider.payments.size).toBe(1);
