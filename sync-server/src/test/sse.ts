@@ -21,6 +21,11 @@ export interface SseClient {
   ended(): false | { at: number; reason: string };
   /** `ended()` once the stream has ended, or after `timeoutMs` with it still open. */
   endedWithin(timeoutMs: number): Promise<false | { at: number; reason: string }>;
+  /**
+   * The first event matching `predicate`, once it arrived; fails when the stream ends without it
+   * or after `timeoutMs` (default 10 s: what is waited for comes in milliseconds, and a failure
+   * is an event that never comes, so the bound only needs to hold on a busy machine).
+   */
   waitFor(predicate: (event: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
   close(): Promise<void>;
 }
@@ -79,7 +84,7 @@ export function openSse(url: string, headers: Record<string, string>): SseClient
       await Promise.race([done, new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
       return end;
     },
-    async waitFor(predicate, timeoutMs = 5_000) {
+    async waitFor(predicate, timeoutMs = 10_000) {
       const deadline = performance.now() + timeoutMs;
       for (;;) {
         const found = events.find(predicate);
