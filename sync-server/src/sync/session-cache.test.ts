@@ -60,20 +60,25 @@ async function warm(instance: TestInstance, who: SignedInUser): Promise<void> {
   }
 }
 
-/** Milliseconds from `since` until `instance` refuses `who`'s pull with 401 (fails past `limit`). */
+/**
+ * Pulls on `instance` as `who` until it is refused, and returns the refusal's status and how long
+ * after `since` its request was sent. `since` is taken once the revocation has committed, so a
+ * request sent more than `limit` after it must be refused (the cache's guarantee): one accepted
+ * fails. Timed by when each request was sent, never by when its answer came: a busy machine's
+ * slow answers cannot fail it, a cache that trusts an entry past the bound always does.
+ */
 async function refusedAfter(
   instance: TestInstance,
   who: SignedInUser,
   since: number,
   limit: number,
-): Promise<number> {
+): Promise<{ status: number; ms: number }> {
   for (;;) {
+    const sent = performance.now() - since;
     const status = (await pull(instance, who)).status;
-    const elapsed = performance.now() - since;
-    if (status === 401) return elapsed;
-    expect(status).toBe(200);
-    if (elapsed > limit)
-      throw new Error(`still accepted ${Math.round(elapsed)} ms after the revocation`);
+    if (status !== 200) return { status, ms: sent };
+    if (sent > limit)
+      throw new Error(`still accepted a pull sent ${Math.round(sent)} ms after the revocation`);
   }
 }
 
@@ -100,8 +105,11 @@ describe('a session ended on one instance', () => {
       headers: customer.headers,
     });
     expect(logout.status).toBe(204);
-    const ms = await refusedAfter(b, customer, performance.now(), bound);
-    console.log(`logout on A → refused on B after ${Math.round(ms)} ms (bound ${bound} ms)`);
+    const { status, ms } = await refusedAfter(b, customer, performance.now(), bound);
+    expect(status).toBe(401);
+    console.log(
+      `logout on A → refused on B, the pull sent ${Math.round(ms)} ms after (bound ${bound} ms)`,
+    );
     expect((await push(b)).status).toBe(401);
     expect((await pull(b, customer)).status).toBe(401);
     expect((await pull(a, customer)).status).toBe(401);
@@ -112,15 +120,12 @@ describe('a session ended on one instance', () => {
     const turned = await insertSignedInUser(sql);
     await warm(b, disabled);
     await warm(b, turned);
-    const since = performance.now();
     await sql`UPDATE users SET disabled = true WHERE id = ${disabled.id}`;
     await sql`UPDATE users SET role = 'super_admin' WHERE id = ${turned.id}`;
-    await refusedAfter(b, disabled, since, bound);
+    const since = performance.now(); // both committed
+    expect((await refusedAfter(b, disabled, since, bound)).status).toBe(401);
     // A super admin has no favourites partition: 403 from the role the cache now has.
-    const deadline = performance.now() + bound;
-    let status = 200;
-    while (status === 200 && performance.now() < deadline) status = (await pull(b, turned)).status;
-    expect(status).toBe(403);
+    expect((await refusedAfter(b, turned, since, bound)).status).toBe(403);
   });
 
   test('is refused within the bound while the LISTEN connections are being lost', async () => {
@@ -132,9 +137,9 @@ describe('a session ended on one instance', () => {
       SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
       WHERE datname = current_database() AND query ILIKE 'listen%' AND pid <> pg_backend_pid()`;
     expect(killed!.n).toBeGreaterThan(0);
-    const since = performance.now();
     await sql`DELETE FROM sessions WHERE user_id = ${customer.id}`;
-    await refusedAfter(b, customer, since, bound);
+    const since = performance.now(); // committed
+    expect((await refusedAfter(b, customer, since, bound)).status).toBe(401);
     // The instance listens again and uses its cache again.
     const other = await insertSignedInUser(sql);
     await warm(b, other);
@@ -162,17 +167,20 @@ describe('the cache itself', () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     let lookups = 0;
+    let answered!: () => void;
+    const read = new Promise<void>((resolve) => (answered = resolve));
     const cache = createSessionCache(own, watch, {
       lookup: async (hash): Promise<LiveSession | undefined> => {
         lookups += 1;
         const found = await findSessionByHash(own, hash);
+        answered();
         await gate;
         return found;
       },
     });
     await proven(watch);
     const inFlight = cache.find(customer.token);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // its read has been answered
+    await read; // its read has been answered (before the logout below)
     await sql`DELETE FROM sessions WHERE user_id = ${customer.id}`;
     // Taken after the logout committed: a delivery proof sent later arrives behind its notice (a
     // proof sent between a stamp taken before the DELETE and its commit proved nothing of it).
@@ -206,9 +214,12 @@ describe('the cache itself', () => {
     cut = true;
     const since = performance.now();
     await sql`DELETE FROM sessions WHERE user_id = ${customer.id}`;
-    // Until the bound it may still answer from memory; from then on it reads the database.
-    while (await cache.find(customer.token)) {
-      expect(performance.now() - since).toBeLessThanOrEqual(bound);
+    // Until the bound it may still answer from memory; from then on it reads the database. Timed
+    // by when each lookup was asked (its answer may come late on a busy machine).
+    for (;;) {
+      const asked = performance.now() - since;
+      if (!(await cache.find(customer.token))) break;
+      expect(asked).toBeLessThanOrEqual(bound);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(cache.stats().bypassed).toBeGreaterThan(0);
@@ -253,10 +264,13 @@ describe('checkout attempts', () => {
     // checkout sees it within the cache's bound, not its entry TTL (022 migration).
     await sql`UPDATE users SET email_verified = true WHERE id = ${buyer.id}`;
     const since = performance.now();
+    // Timed by when each attempt was sent: one sent past the bound must see the change, however
+    // late a busy machine answers the ones before.
     let status = 403;
     while (status === 403) {
-      expect(performance.now() - since).toBeLessThanOrEqual(bound);
+      const sent = performance.now() - since;
       status = (await attempt()).status;
+      if (status === 403) expect(sent).toBeLessThanOrEqual(bound);
     }
     expect(status).toBe(200);
   });
