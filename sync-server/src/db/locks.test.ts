@@ -53,8 +53,12 @@ test('two sell-outs crossing over two airlines deadlock once, and both commit on
       attempts.push('first');
       await sellOut(tx, alpha1!);
       firstHolds.fire();
-      // (Bounded, so that a change that removed the deadlock fails the count below, not by hanging.)
-      await Promise.race([secondHolds.fired, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      // (Bounded, so that a change that removed the deadlock fails the count below, not by hanging;
+      // far above the one statement waited for, which a busy machine may slow.)
+      await Promise.race([
+        secondHolds.fired,
+        new Promise((resolve) => setTimeout(resolve, 10_000)),
+      ]);
       await sellOut(tx, beta1!);
     });
     const two = beginRetryingDeadlocks(second, async (tx) => {

@@ -272,7 +272,14 @@ async function runInterleaving(): Promise<{ missed: boolean; bWhileAOpen: string
     writerSql`UPDATE flights SET description = 'written by B' WHERE id = ${b!}`.then(
       () => 'committed',
     );
-  const bState = await Promise.race([transactionB, sleep(300).then(() => 'waiting')]);
+  // "Nobody waits": B commits while A is open. Were B made to wait for A, it would wait for ever
+  // (A commits only below); the bound sits far from its milliseconds, for a busy machine.
+  let giveUp: NodeJS.Timeout | undefined;
+  const bState = await Promise.race([
+    transactionB,
+    new Promise<string>((resolve) => (giveUp = setTimeout(resolve, 10_000, 'waiting'))),
+  ]);
+  clearTimeout(giveUp);
   await puller.pullUntilCaughtUp();
   const bSeenWhileAOpen = puller.docs.get(b!)?.description === 'written by B';
   releaseA();

@@ -91,7 +91,9 @@ test("a hold takes the cart's seats at the server's prices: the public flight, t
   // 10 minutes by default, by the server's clock.
   expect(hold.expiresAt).toBeGreaterThanOrEqual(started + 10 * 60_000 - 2_000);
   expect(hold.expiresAt).toBeLessThanOrEqual(Date.now() + 10 * 60_000 + 2_000);
-  expect(hold.expiresInMs).toBeGreaterThan(10 * 60_000 - 5_000);
+  // What is left when the answer was written: the request's own time less, which a busy machine
+  // stretches; a wrong duration or unit is minutes off.
+  expect(hold.expiresInMs).toBeGreaterThan(10 * 60_000 - 60_000);
 
   expect(await ticketsOf(sql, flight)).toBe(7);
   const shown = await bodyOf(app.request(`/api/flights/${flight}`));
@@ -417,7 +419,7 @@ test('release after a restart: the instance that took the hold stops, a new inst
   const lifecycle = new Lifecycle();
   lifecycles.push(lifecycle);
   await startInstance({ holds: { ttlMs: 400, releaseEveryMs: 50 }, lifecycle });
-  await expect.poll(() => ticketsOf(sql, flight), { timeout: 5_000 }).toBe(10);
+  await expect.poll(() => ticketsOf(sql, flight), { timeout: 10_000 }).toBe(10);
   expect(await holdRow(hold.holdId)).toEqual({ status: 'released', release_reason: 'expired' });
   expect(await cartAmount(buyer.id, flight)).toBe(3);
   await lifecycle.stopParts(Date.now() + 5_000, quiet);
