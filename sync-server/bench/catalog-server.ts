@@ -83,7 +83,7 @@ function baselineApp() {
 
 function routeApp() {
   const sql = createSql(databaseUrl!, { max: Number(third), applicationName });
-  const app = new Hono().route('/api', catalogRoutes({ sql, logger: createLogger('silent') }));
+  const app = new Hono().route('/api', catalogRoutes({ sql }));
   return { app, close: () => sql.end({ timeout: 1 }) };
 }
 

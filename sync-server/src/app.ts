@@ -10,10 +10,10 @@ import { routePath } from 'hono/route';
 import type { Sql } from './db/client.ts';
 import { AppError, ErrorCode } from './lib/errors.ts';
 import { Lifecycle } from './lib/lifecycle.ts';
-import type { Logger } from './lib/logger.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { checkoutOutcome, createMetrics, type Metrics } from './lib/metrics.ts';
 import type { Config } from './config.ts';
+import type { ServerDeps } from './deps.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import {
   createOutboxMailer,
@@ -49,15 +49,14 @@ import { ticketRoutes } from './features/tickets/routes.ts';
 import { createTicketService, type TicketService } from './features/tickets/tickets.ts';
 import { publicUrl } from './features/identity/settings.ts';
 
-export interface AppDeps {
-  sql: Sql;
+/** The app's dependencies: the database and the log (deps.ts), and the parts' options. */
+export interface AppDeps extends ServerDeps {
   /**
    * The pool for `/api/sync/*` (pulls, pushes, snapshots and their session lookups); default: `sql`.
    * main.ts gives it a pool of its own, so that hundreds of devices syncing at once queue there
    * and a checkout or a catalogue page never waits behind them for a connection.
    */
   syncSql?: Sql;
-  logger: Logger;
   /** Outgoing email (verification, reset, receipts); default: the database outbox. */
   mailer?: Mailer;
   /** Identity settings (origins, session lifetime, limits, Firebase); defaults suit development and tests. */

@@ -10,12 +10,15 @@ import {
 } from '@skyport/shared';
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { AppDeps } from '../app.ts';
 import type { Sql } from '../db/client.ts';
+import type { ServerDeps } from '../deps.ts';
 import type { AuthEnv } from '../features/identity/guard.ts';
 import { createSessionCache, type SessionCache } from '../features/identity/session-cache.ts';
 import { clientIp } from '../features/identity/middleware.ts';
-import { resolveIdentitySettings } from '../features/identity/settings.ts';
+import {
+  resolveIdentitySettings,
+  type IdentitySettingsInput,
+} from '../features/identity/settings.ts';
 import { AppError, ErrorCode } from '../lib/errors.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
 import type { Metrics } from '../lib/metrics.ts';
@@ -37,7 +40,9 @@ export {
 } from './stream-frames.ts';
 
 /** What the stream routes need beyond the database: the instance's drain signal and metrics. */
-export type SyncRouteDeps = Pick<AppDeps, 'sql' | 'logger' | 'identity'> & {
+export type SyncRouteDeps = ServerDeps & {
+  /** The identity settings (the app's, app.ts): how a client's address is read behind a proxy. */
+  identity?: IdentitySettingsInput;
   lifecycle: Lifecycle;
   metrics: Metrics;
   /** Limits of the streams (sync/stream-limits.ts); main.ts passes them from the environment. */
@@ -49,11 +54,11 @@ export type SyncRouteDeps = Pick<AppDeps, 'sql' | 'logger' | 'identity'> & {
  * (a handle is one instance's pool).
  */
 function onePerHandle<T extends { close(): Promise<void> }>(
-  create: (sql: Sql, logger: AppDeps['logger']) => T,
+  create: (sql: Sql, logger: ServerDeps['logger']) => T,
 ) {
   const made = new WeakMap<Sql, T>();
   return {
-    get(deps: Pick<AppDeps, 'sql' | 'logger'>): T {
+    get(deps: ServerDeps): T {
       let value = made.get(deps.sql);
       if (!value) {
         value = create(deps.sql, deps.logger);
@@ -83,7 +88,7 @@ export const accessWatchFor = watches.get;
  * handle's access watch: app.ts resolves the sessions of sync requests through it.
  */
 const sessionCaches = new WeakMap<Sql, SessionCache>();
-export function sessionCacheFor(deps: Pick<AppDeps, 'sql' | 'logger'>): SessionCache {
+export function sessionCacheFor(deps: ServerDeps): SessionCache {
   let cache = sessionCaches.get(deps.sql);
   if (!cache) {
     cache = createSessionCache(deps.sql, accessWatchFor(deps));

@@ -7,7 +7,7 @@ import {
   ReviewListQuerySchema,
   type CatalogQuery,
 } from '@skyport/shared';
-import type { AppDeps } from '../../app.ts';
+import type { ServerDeps } from '../../deps.ts';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 import { validate } from '../../lib/validate.ts';
 import { encodeCursor, positionFromQuery } from './cursor.ts';
@@ -139,7 +139,7 @@ function setCacheHeaders(c: Context, version: string) {
   c.header('Cache-Control', CATALOG_CACHE_CONTROL);
 }
 
-export function catalogRoutes({ sql }: AppDeps) {
+export function catalogRoutes({ sql }: Pick<ServerDeps, 'sql'>) {
   const pages = catalogPages(sql);
   const catalogRequest = catalogRequests();
   // The Link header of a remembered answer is the same for every request it answers.
