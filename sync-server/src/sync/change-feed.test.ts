@@ -2,7 +2,7 @@ import { afterAll, expect, inject, test } from 'vitest';
 import { createSql } from '../db/client.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createTestDatabase } from '../test/harness.ts';
-import { createChangeFeed, type ChangeListener } from './change-feed.ts';
+import { createChangeFeed, SYNC_CHANNEL, type ChangeListener } from './change-feed.ts';
 import { insertAirline, insertFlights } from './test-fixtures.ts';
 
 /**
@@ -53,18 +53,36 @@ test('a row held back by an older open transaction arrives when that transaction
     for (const doc of batch.documents) seen.push((doc as { description: string }).description);
     if (seen.includes('after the old transaction')) delivered();
   };
-  const unsubscribe = await feed.subscribe('flights', null, listener);
-
-  // An older transaction that writes nothing replicated (it only takes a transaction id).
-  await whileOpen(otherSql, async () => {
-    await sql`UPDATE flights SET description = 'after the old transaction' WHERE id = ${flightId!}`;
-    // Notified and read, but held back: the old transaction could still commit a smaller position.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(seen).not.toContain('after the old transaction');
+  // A feed of its own, on a pool that counts the feed's reads of changes.
+  let reads = 0;
+  const feedSql = createSql(url, {
+    max: 2,
+    debug: (_connection, query) => {
+      if (query.includes('replication_watermark()')) reads += 1;
+    },
   });
-  await arrived;
-  expect(seen).toContain('after the old transaction');
-  unsubscribe();
+  const counted = createChangeFeed(feedSql, createLogger('silent'));
+  const unsubscribe = await counted.subscribe('flights', null, listener);
+
+  try {
+    // An older transaction that writes nothing replicated (it only takes a transaction id).
+    await whileOpen(otherSql, async () => {
+      await sql`UPDATE flights SET description = 'after the old transaction' WHERE id = ${flightId!}`;
+      // Notified and read, but held back: the old transaction could still commit a smaller
+      // position. No sleep: while rows are held back the feed reads again, one read at a time,
+      // so a second read sent after the commit means the first one has been answered and
+      // whatever it delivered has been delivered.
+      const readsBefore = reads;
+      await expect.poll(() => reads - readsBefore, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      expect(seen).not.toContain('after the old transaction');
+    });
+    await arrived;
+    expect(seen).toContain('after the old transaction');
+  } finally {
+    unsubscribe();
+    await counted.close();
+    await feedSql.end({ timeout: 1 });
+  }
 });
 
 test("another database's open transaction holds nothing back", async () => {
@@ -76,7 +94,7 @@ test("another database's open transaction holds nothing back", async () => {
   });
   await whileOpen(elsewhereSql, async () => {
     await sql`UPDATE flights SET description = 'while elsewhere is open' WHERE id = ${flightId!}`;
-    await expect.poll(() => seen, { timeout: 5_000 }).toContain('while elsewhere is open');
+    await expect.poll(() => seen, { timeout: 10_000 }).toContain('while elsewhere is open');
   });
   unsubscribe();
 });
@@ -86,16 +104,24 @@ test('rows held back when a feed starts reach it once they settle, with no notif
   const [flightId] = await insertFlights(sql, airlineId, 1);
   const seen: string[] = [];
   let unsubscribe: (() => void) | undefined;
+  // The pool's LISTEN connection, which the feed shares: what reaches this listener has reached
+  // the feed's too.
+  let notified!: () => void;
+  const delivered = new Promise<void>((resolve) => (notified = resolve));
+  const listening = await sql.listen(SYNC_CHANNEL, (payload) => {
+    if (payload.startsWith('flights:')) notified();
+  });
   await whileOpen(otherSql, async () => {
     // Committed (and notified) while an older transaction is open, before any feed listens.
     await sql`UPDATE flights SET description = 'before the feed' WHERE id = ${flightId!}`;
-    // Its notification is delivered, with no feed of flights to wake.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Its notification is delivered, with no feed of flights to wake (waited for, not slept on).
+    await delivered;
+    await listening.unlisten();
     unsubscribe = await feed.subscribe('flights', null, (batch) => {
       for (const doc of batch.documents) seen.push((doc as { description: string }).description);
     });
   });
-  await expect.poll(() => seen, { timeout: 5_000 }).toContain('before the feed');
+  await expect.poll(() => seen, { timeout: 10_000 }).toContain('before the feed');
   unsubscribe?.();
 });
 
