@@ -4,8 +4,9 @@
 -- number from the same fields. Seconds, if a row had any, are ignored on both sides.
 --
 -- The index flights_catalog_fastest_idx (014) is built on this function's results: a change of
--- what it returns must come with a versioned migration that rebuilds that index
--- (`REINDEX INDEX flights_catalog_fastest_idx`), or the "fastest" order reads stale keys.
+-- what it returns must rebuild that index once the new definition is in place, or the "fastest"
+-- order reads stale keys. So `REINDEX INDEX flights_catalog_fastest_idx;` goes below the function
+-- in this file (a versioned migration would run before it, with the old definition).
 --
 -- This file is the function's one home (decision 033): edit it in place, db/migrate.ts re-applies
 -- it when its text changes. Earlier definition: 014 migration.

@@ -1,8 +1,9 @@
 -- The price band of a price in cents (002 migration); the edges are shared/src/constants.ts's
 -- PRICE_BAND_LOW_MAX_CENTS (20.000,00 is low) and PRICE_BAND_MID_MAX_CENTS (40.000,00 is high).
 -- A catalogue test pins prices at both edges against the shared rule. The maintained counts
--- (catalog_counts_apply.sql) group by it: a change of the edges must come with a versioned
--- migration that recounts catalog_airline_counts and catalog_place_counts.
+-- (catalog_counts_apply.sql) group by it: a change of the edges must recount
+-- catalog_airline_counts and catalog_place_counts once the new definition is in place, below the
+-- function in this file (a versioned migration would run before it, with the old definition).
 --
 -- This file is the function's one home (decision 033): edit it in place, db/migrate.ts re-applies
 -- it when its text changes. Earlier definition: 002 migration.
