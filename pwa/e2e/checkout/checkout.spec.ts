@@ -1,9 +1,12 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { cards, customer, expectAccessible, logIn, waitForApp } from '../support/helpers.ts';
-import { phone } from '../support/base-config.ts';
+import { phone } from '../support/devices.ts';
 import { chooseTheme, type Theme } from '../support/theme.ts';
 import { addTicket, openPaymentHolding } from './cart-and-hold.ts';
-import { query } from './server.ts';
+import { checkoutServer, queryOn } from '../support/servers.ts';
+
+/** Runs one query on the checkout suite's database (payments and orders are counted where written). */
+const query = (sql: string) => queryOn(checkoutServer, sql);
 
 /**
  * Issue 14, in Chromium against the real server: a payment provider that does not answer in time

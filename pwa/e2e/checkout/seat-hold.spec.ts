@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { phone } from '../support/base-config.ts';
+import { phone } from '../support/devices.ts';
 import { expectAccessible, logIn } from '../support/helpers.ts';
 import { chooseTheme } from '../support/theme.ts';
 import { addTicket, openPaymentHolding, type HoldAnswer } from './cart-and-hold.ts';
-import { queryOn, seatHoldServer } from './server.ts';
+import { queryOn, seatHoldServer } from '../support/servers.ts';
 
 /**
  * Issue 17, in Chromium against the real server holding seats for 5 seconds

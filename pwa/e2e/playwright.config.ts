@@ -1,0 +1,147 @@
+import { defineConfig, type Project } from '@playwright/test';
+import { chromiumLaunchOptions } from './support/chromium.ts';
+import { desktop, phone } from './support/devices.ts';
+import {
+  airlinePhoneScreensServer,
+  airlineServer,
+  checkoutServer,
+  journeysServer,
+  moreJourneysServer,
+  phoneScreensServer,
+  productWebServer,
+  seatHoldServer,
+  ticketsServer,
+  type ProductServer,
+} from './support/servers.ts';
+
+/**
+ * Every browser suite of the PWA in one run: `npm test` (scripts/check.mjs) builds the PWA once,
+ * then runs this. Each suite runs against the built PWA and a real server of its own on a fresh
+ * database (support/servers.ts), in Debian's chromium. A suite's files share its server and its
+ * demo accounts, so a suite is a project with one worker (its files one after the other), and
+ * the suites run side by side, E2E_WORKERS (default 3) at a time.
+ *   One suite:  pnpm exec playwright test -c e2e/playwright.config.ts --project checkout
+ * Screenshots land in pwa/test-results/ (git-ignored).
+ */
+const WORKERS = Number(process.env.E2E_WORKERS ?? 3);
+
+/** The server of each project that runs against the product (not the local-first harness). */
+const serverOf = new Map<string, ProductServer>();
+
+/** A project of `server`'s suite in `device`, one file at a time. */
+function suite(
+  server: ProductServer,
+  device: Project['use'],
+  project: Omit<Project, 'use' | 'workers'>,
+): Project {
+  serverOf.set(project.name!, server);
+  return {
+    ...project,
+    workers: 1,
+    use: { ...device, baseURL: `http://localhost:${server.port}` },
+  };
+}
+
+const projects: Project[] = [
+  // The guest and customer journeys, in two halves on servers of their own.
+  suite(journeysServer, desktop, {
+    name: 'journeys',
+    testMatch: [
+      'guest.spec.ts',
+      'customer.spec.ts',
+      'deleted-flight.spec.ts',
+      'offline.spec.ts',
+      'lost-replication-record.spec.ts',
+      'departure-dates.spec.ts',
+    ],
+  }),
+  suite(moreJourneysServer, desktop, {
+    name: 'more-journeys',
+    testMatch: [
+      'theme-sync.spec.ts',
+      'screens.spec.ts',
+      'logout.spec.ts',
+      'pending-changes.spec.ts',
+      'price-drop.spec.ts',
+    ],
+  }),
+  // The screenshots of every screen at phone size (at desktop size: more-journeys).
+  suite(phoneScreensServer, phone, { name: 'phone-screens', testMatch: 'screens.spec.ts' }),
+  // The airline and administrator journeys; the phone project only takes the screenshots.
+  suite(airlineServer, desktop, {
+    name: 'airline-admin',
+    testMatch: 'airline-admin.spec.ts',
+    timeout: 240_000,
+  }),
+  suite(airlinePhoneScreensServer, phone, {
+    name: 'airline-admin-phone',
+    testMatch: 'airline-admin.spec.ts',
+    grep: /@screens/,
+    timeout: 240_000,
+  }),
+  suite(checkoutServer, desktop, {
+    name: 'checkout',
+    testMatch: 'checkout/checkout.spec.ts',
+    timeout: 90_000,
+    expect: { timeout: 15_000 },
+  }),
+  suite(seatHoldServer, desktop, {
+    name: 'seat-hold',
+    testMatch: 'checkout/seat-hold.spec.ts',
+    timeout: 90_000,
+    expect: { timeout: 15_000 },
+  }),
+  suite(ticketsServer, desktop, {
+    name: 'tickets',
+    testMatch: 'tickets/*.spec.ts',
+    timeout: 120_000,
+    expect: { timeout: 15_000 },
+  }),
+  // The local-first harness (built into local-first/dist) on a test server the spec starts.
+  {
+    name: 'local-first',
+    testMatch: 'local-first/*.e2e.ts',
+    workers: 1,
+    timeout: 90_000,
+    expect: { timeout: 15_000 },
+  },
+];
+
+/**
+ * The servers of the projects this run takes (`--project`): Playwright starts every `webServer`
+ * of a config whatever the projects, and each costs a database and a server start.
+ */
+function serversOfSelectedProjects(): ProductServer[] {
+  const named = process.argv.flatMap((arg, index) =>
+    arg === '--project'
+      ? [process.argv[index + 1]]
+      : arg.startsWith('--project=')
+        ? [arg.slice('--project='.length)]
+        : [],
+  );
+  return [...serverOf.entries()]
+    .filter(([name]) => named.length === 0 || named.includes(name))
+    .map(([, server]) => server);
+}
+
+export default defineConfig({
+  testDir: '.',
+  fullyParallel: false,
+  workers: WORKERS,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  outputDir: '../test-results/e2e',
+  use: {
+    launchOptions: chromiumLaunchOptions,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    serviceWorkers: 'allow',
+    // Dates and prices follow the browser's language (src/ui/format.ts); the specs read them in
+    // en-US, whatever the machine's locale.
+    locale: 'en-US',
+  },
+  webServer: serversOfSelectedProjects().map(productWebServer),
+  projects,
+});
