@@ -1,6 +1,7 @@
 // Everything `npm test` checks, in as little wall time as a 2-core machine allows: the steps
 // below run JOBS at a time (CHECK_JOBS, default 2), each as soon as the steps it needs are done,
-// the longest chain (the PWA's build, then the browser suites) first. Each line a step prints
+// in the order below (the longest chain, the PWA's build then the browser suites, first); a step
+// marked `alone` waits for the others to end and runs by itself. Each line a step prints
 // shows as it comes, after the step's name; the first failure stops the run.
 // At the end: each step's wall time. `node scripts/check.mjs lint types:pwa` runs only those.
 import { spawn } from 'node:child_process';
@@ -19,9 +20,11 @@ const inPwa = (...args) => pnpm('--filter', '@skyport/pwa', 'exec', ...args);
 const STEPS = {
   'build:pwa': { command: inPwa('vite', 'build') },
   'build:harness': { command: inPwa('vite', 'build', '-c', 'e2e/local-first/vite.config.ts') },
+  // Alone: its servers and browsers take both cores, and its waits are a person's, not a test's.
   e2e: {
     command: inPwa('playwright', 'test', '-c', 'e2e/playwright.config.ts'),
     needs: ['build:pwa', 'build:harness'],
+    alone: true,
   },
   format: { command: pnpm('run', 'format:check') },
   lint: { command: pnpm('run', 'lint') },
@@ -113,8 +116,10 @@ function fail(name) {
 
 function next() {
   for (const name of pending) {
-    if (running.size >= JOBS) break;
-    if (ready(name)) start(name);
+    if (running.size >= JOBS || [...running.keys()].some((other) => STEPS[other].alone)) break;
+    if (!ready(name)) continue;
+    if (STEPS[name].alone && running.size > 0) break;
+    start(name);
   }
   if (running.size === 0 && pending.size === 0) {
     console.log(
