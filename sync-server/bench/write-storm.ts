@@ -8,9 +8,12 @@
 //   (c) the baseline: a minimal HTTP server doing the same favourite upserts/updates in a
 //       transaction, through the same triggers, with no session, validation or logging
 //       (lib/bare-push-server.ts), at the same concurrency.
-// Limits: pushes/s (a)/(c) ≥ 0.6 and (b)/(a) ≥ 1.0. Meanwhile one customer with a cart line runs
-// the checkout (`POST /api/checkout`, test card) in a loop: its latency during (a), (b) and (d) has
-// the limit p99 < 100 ms, beside the same loop on a quiet server.
+//   (e) push delay: a few customers (20) pushing through a sync instance while checkouts run at a
+//       steady 20 per second on two app instances: the delay a device's push sees when checkouts
+//       run elsewhere in the cluster (decision 032: nothing makes a push wait for them).
+// Limits: pushes/s (a)/(c) ≥ 0.6 and (b)/(a) ≥ 1.0; (e) push p99 < 100 ms. Meanwhile one customer
+// with a cart line runs the checkout (`POST /api/checkout`, test card) in a loop: its latency
+// during (a), (b) and (d) has the limit p99 < 100 ms, beside the same loop on a quiet server.
 // Servers are the production bundle started as production (lib/product.ts); the load generator is
 // a process of its own (lib/push-storm-client.ts); the checkout loop runs in this process.
 import { randomUUID } from 'node:crypto';
@@ -22,7 +25,7 @@ import { generateToken, hashToken } from '../src/features/identity/tokens.ts';
 import type { BenchBuild } from './lib/build.ts';
 import { runScript, startChildServer, type ChildServer } from './lib/child-server.ts';
 import { createBenchDatabase, vacuumAnalyze, type BenchServer } from './lib/database.ts';
-import { httpClient, runLoops, type LoopResult } from './lib/http-client.ts';
+import { httpClient, runLoops, sleep, type LoopResult } from './lib/http-client.ts';
 import { configDefault, productSettings, startProduct, type ProductServer } from './lib/product.ts';
 import type { StormConfig, StormCustomer } from './lib/push-storm-client.ts';
 import { limit, table, type LoadAverages, type Measurement } from './lib/report.ts';
@@ -35,7 +38,15 @@ export const WRITE_STORM_LIMITS = {
   twoToOne: 1.0,
   /** Checkout p99 during the storm, ms. */
   checkoutP99Ms: 100,
+  /** (e) a push's p99 while checkouts run steadily on two app instances, ms. */
+  pushBesideCheckoutsP99Ms: 100,
 } as const;
+
+/** (e): how many customers push, and the checkouts per second on the two app instances. */
+const PUSH_DELAY_CUSTOMERS = 20;
+const STEADY_CHECKOUTS_PER_SECOND = 20;
+/** Buyers of (e), each checking out every 1000 × this / STEADY_CHECKOUTS_PER_SECOND ms. */
+const STEADY_BUYERS = 4;
 
 export interface WriteStormOptions {
   server: BenchServer;
@@ -71,6 +82,7 @@ export interface WriteStormReport {
   one: StormVariant;
   two: StormVariant;
   apart: StormVariant;
+  pushDelay: StormVariant;
   baseline: StormVariant;
   ratios: { oneToBaseline: number; twoToOne: number };
   measurements: Measurement[];
@@ -145,10 +157,37 @@ function favouriteDoc(userId: string, f: FlightRow): Record<string, unknown> {
 
 const loadNow = () => os.loadavg().map((l) => round(l, 2));
 
+/** One checkout of `buyer`: a cart line put in by SQL (not timed), then `POST /api/checkout`. */
+async function checkoutOnce(
+  sql: Sql,
+  buyer: Customer,
+  flight: FlightRow,
+  client: ReturnType<typeof httpClient>,
+): Promise<number> {
+  const amount = calculateTotals([{ unitPriceCents: flight.priceCents, amount: 1 }]).totalCents;
+  await sql`
+    INSERT INTO cart_lines (user_id, flight_id, amount) VALUES (${buyer.id}, ${flight.id}, 1)
+    ON CONFLICT (user_id, flight_id) DO UPDATE SET amount = 1, deleted = false, updated_at = now()`;
+  const started = performance.now();
+  const answer = await client.request(
+    'POST',
+    '/api/checkout',
+    {
+      Authorization: `Bearer ${buyer.token}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': randomUUID(),
+    },
+    JSON.stringify({ method: 'card', paymentMethodId: 'pm_card_visa', amount }),
+  );
+  const ms = performance.now() - started;
+  if (answer.status !== 200 || !answer.body.includes('"succeeded"'))
+    throw new Error(`checkout answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+  return ms;
+}
+
 /**
- * The checkout loop: one customer puts a line in its cart (SQL, not timed) and checks it out
- * (`POST /api/checkout` with the test card and a new idempotency key, timed), over and over,
- * on the instances in turn.
+ * The checkout loop: one customer checks out (test card, a new idempotency key each time), over
+ * and over, on the instances in turn; each loop's calls are timed.
  */
 function checkoutLoop(
   sql: Sql,
@@ -159,29 +198,32 @@ function checkoutLoop(
   warmupSeconds: number,
 ): Promise<LoopResult> {
   const clients = targets.map((t) => httpClient(t.baseUrl));
-  const amount = calculateTotals([{ unitPriceCents: flight.priceCents, amount: 1 }]).totalCents;
   return runLoops(
-    async (_loop, iteration) => {
-      await sql`
-        INSERT INTO cart_lines (user_id, flight_id, amount) VALUES (${buyer.id}, ${flight.id}, 1)
-        ON CONFLICT (user_id, flight_id) DO UPDATE SET amount = 1, deleted = false, updated_at = now()`;
-      const started = performance.now();
-      const answer = await clients[iteration % clients.length]!.request(
-        'POST',
-        '/api/checkout',
-        {
-          Authorization: `Bearer ${buyer.token}`,
-          'Content-Type': 'application/json',
-          'Idempotency-Key': randomUUID(),
-        },
-        JSON.stringify({ method: 'card', paymentMethodId: 'pm_card_visa', amount }),
-      );
-      const ms = performance.now() - started;
-      if (answer.status !== 200 || !answer.body.includes('"succeeded"'))
-        throw new Error(`checkout answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+    (_loop, iteration) => checkoutOnce(sql, buyer, flight, clients[iteration % clients.length]!),
+    { loops: 1, seconds, warmupSeconds },
+  ).finally(() => clients.forEach((c) => c.close()));
+}
+
+/** Checkouts at a steady `perSecond` over `targets`: one paced loop per buyer. */
+function steadyCheckouts(
+  sql: Sql,
+  buyers: readonly Customer[],
+  flight: FlightRow,
+  targets: readonly ProductServer[],
+  perSecond: number,
+  seconds: number,
+): Promise<LoopResult> {
+  const clients = targets.map((t) => httpClient(t.baseUrl));
+  const intervalMs = (buyers.length * 1000) / perSecond;
+  return runLoops(
+    async (loop, iteration) => {
+      const nextSlot = performance.now() + intervalMs;
+      const client = clients[(loop + iteration) % clients.length]!;
+      const ms = await checkoutOnce(sql, buyers[loop]!, flight, client);
+      await sleep(Math.max(0, nextSlot - performance.now()));
       return ms;
     },
-    { loops: 1, seconds, warmupSeconds },
+    { loops: buyers.length, seconds },
   ).finally(() => clients.forEach((c) => c.close()));
 }
 
@@ -193,7 +235,7 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
   const perCustomer = options.favouritesPerCustomer ?? 4;
   // The baseline gets the connections the product gives pushes: its sync pool.
   const pool = configDefault<number>('DATABASE_SYNC_POOL_MAX');
-  const variants = 4;
+  const variants = 5;
 
   const db = await createBenchDatabase(options.server, 'write_storm', build.migrationsDir);
   const sql = createSql(db.url, { max: 2 });
@@ -205,6 +247,7 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
     const flights = await insertFlights(sql, customersCount * perCustomer * variants + 1);
     const customers = await insertCustomers(sql, customersCount);
     const [buyer] = await insertCustomers(sql, 1);
+    const steadyBuyers = await insertCustomers(sql, STEADY_BUYERS);
     const checkoutFlight = flights.pop()!;
     await vacuumAnalyze(sql, 'flights');
 
@@ -234,6 +277,10 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
       variant: number,
       targets: string[],
       checkoutTargets: ProductServer[] | null,
+      // What runs beside the pushes while they are measured (default: the checkout loop).
+      besides: (() => Promise<LoopResult>) | null = checkoutTargets &&
+        (() => checkoutLoop(sql, buyer!, checkoutFlight, checkoutTargets, seconds, 0)),
+      customerCount = customersCount,
     ): Promise<StormVariant> => {
       await vacuumAnalyze(sql, 'favourites');
       // Every checkout target warmed up first, as instance 1 is by the quiet loop: a process's
@@ -241,14 +288,14 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
       if (checkoutTargets)
         await checkoutLoop(sql, buyer!, checkoutFlight, checkoutTargets, warmupSeconds, 0);
       log(
-        `  ${label}: ${customersCount} customers over ${targets.length} target(s), ${seconds} s (+${warmupSeconds} s warm-up) …`,
+        `  ${label}: ${customerCount} customers over ${targets.length} target(s), ${seconds} s (+${warmupSeconds} s warm-up) …`,
       );
       const before = loadNow();
       const config: StormConfig = {
         targets,
         headers: { [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION) },
         path: '/api/sync/favourites/push',
-        customers: stormCustomers(variant),
+        customers: stormCustomers(variant).slice(0, customerCount),
         seconds,
         warmupSeconds,
       };
@@ -258,8 +305,7 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
         path.join(import.meta.dirname, 'lib/push-storm-client.ts'),
         JSON.stringify(config),
         (message) => {
-          if (message.phase === 'measuring' && checkoutTargets)
-            checkout = checkoutLoop(sql, buyer!, checkoutFlight, checkoutTargets, seconds, 0);
+          if (message.phase === 'measuring' && besides) checkout = besides();
           if (message.result) pushes = message.result as LoopResult;
         },
       );
@@ -325,6 +371,33 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
     });
     servers.push(appInstance);
     const apartResult = await storm('(d) sync apart', 3, [syncInstance.baseUrl], [appInstance]);
+    const appInstance2 = await startProduct({
+      build,
+      databaseUrl: db.url,
+      publicDir,
+      logFile: logFile('app-instance-2'),
+      name: 'app instance 2',
+      env: { INSTANCE_ROLE: 'app' },
+    });
+    servers.push(appInstance2);
+    const appInstances = [appInstance, appInstance2];
+    const pushDelayResult = await storm(
+      `(e) ${PUSH_DELAY_CUSTOMERS} pushing beside ${STEADY_CHECKOUTS_PER_SECOND} checkouts/s`,
+      4,
+      [syncInstance.baseUrl],
+      appInstances,
+      () =>
+        steadyCheckouts(
+          sql,
+          steadyBuyers,
+          checkoutFlight,
+          appInstances,
+          STEADY_CHECKOUTS_PER_SECOND,
+          seconds,
+        ),
+      PUSH_DELAY_CUSTOMERS,
+    );
+    await appInstance2.stop();
     await appInstance.stop();
     await syncInstance.stop();
     servers.length = 0;
@@ -371,6 +444,19 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
         ratio: round(apartResult.pushes.rps / Math.max(oneResult.pushes.rps, 1e-9), 3),
         load: apartResult.load,
       },
+      {
+        suite: 'write-storm',
+        name: `${pushDelayResult.label}, push p99`,
+        value: pushDelayResult.pushes.p99,
+        unit: 'ms',
+        baseline: { name: 'push p50', value: pushDelayResult.pushes.p50 },
+        limit: limit(
+          pushDelayResult.pushes.requests ? pushDelayResult.pushes.p99 : Infinity,
+          '<',
+          WRITE_STORM_LIMITS.pushBesideCheckoutsP99Ms,
+        ),
+        load: pushDelayResult.load,
+      },
       ...[oneResult, twoResult, apartResult].map((v): Measurement => ({
         suite: 'write-storm',
         name: `checkout p99 during ${v.label}`,
@@ -398,6 +484,7 @@ export async function runWriteStormBench(options: WriteStormOptions): Promise<Wr
       one: oneResult,
       two: twoResult,
       apart: apartResult,
+      pushDelay: pushDelayResult,
       baseline: baselineResult,
       ratios,
       measurements,
@@ -422,7 +509,7 @@ export function printWriteStormBench(report: WriteStormReport): void {
       'load 1 min',
     ],
   ];
-  for (const v of [report.one, report.two, report.apart, report.baseline]) {
+  for (const v of [report.one, report.two, report.apart, report.pushDelay, report.baseline]) {
     rows.push([
       v.label,
       Math.round(v.pushes.rps),
