@@ -136,8 +136,6 @@ export const messages = {
     'This text contains a character that cannot be stored (a NUL character or an unpaired surrogate)',
 } as const;
 
-export type MessageKey = keyof typeof messages;
-
 /** "Solo {n} asientos disponibles!" — the low-stock warning on a flight card. */
 export function lowStockWarning(tickets: number): string {
   return `Solo ${tickets} asientos disponibles!`;

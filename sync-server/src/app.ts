@@ -350,5 +350,3 @@ export function createApp(
   lifecycle.markServing();
   return app;
 }
-
-export type App = ReturnType<typeof createApp>;

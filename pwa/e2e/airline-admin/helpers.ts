@@ -10,7 +10,6 @@ export {
   expectAccessible,
   isoDate,
   toast,
-  useTheme,
   logInWithForm as logIn,
   type Account,
 } from '../support/helpers.ts';

@@ -217,21 +217,6 @@ export async function reopenOffline(page: Page) {
   await expect(page.getByTestId('offline-indicator')).toBeVisible();
 }
 
-/** Sets the theme the way a user would, through the navbar switch. */
-export async function useTheme(page: Page, theme: 'light' | 'dark') {
-  await waitForApp(page);
-  const toggle = page.getByTestId('theme-switch');
-  if ((await toggle.getAttribute('data-theme-now')) !== theme) await toggle.click();
-  await expect(toggle).toHaveAttribute('data-theme-now', theme);
-}
-
-/** Clears the session cookie and this origin's storage (guest state). */
-export async function resetBrowser(page: Page) {
-  await page.context().clearCookies();
-  await page.goto('/');
-  await page.evaluate(() => localStorage.clear());
-}
-
 /** Today plus `days`, yyyy-mm-dd, in the browser's (and the server's) UTC calendar. */
 export function isoDate(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

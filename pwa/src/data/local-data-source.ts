@@ -30,9 +30,3 @@ export function createLocalDataSource(open: () => Promise<LocalData>): LocalData
     subscribe: data.subscribe,
   };
 }
-
-/** A source whose data layer is already open (tests, the local-first harness). */
-export function openedLocalDataSource(data: LocalData): LocalDataSource {
-  const loaded = Promise.resolve(data);
-  return { current: () => data, load: () => loaded, subscribe: () => () => {} };
-}

@@ -10,12 +10,9 @@ import {
   type ReactNode,
 } from 'react';
 import { useSyncExternalStoreWithSelector } from 'use-sync-external-store/with-selector';
-import { of } from 'rxjs';
 import { shallowEqual } from '../lib/equal.ts';
 import type { SyncStatus } from '../sync/status.ts';
 import type { CatalogueFreshness } from '../ui/price-freshness.tsx';
-import type { SyncUser } from '../sync/engine.ts';
-import { useObservable } from './use-observable.ts';
 import type { LocalData } from './local-data.ts';
 import type { LocalDataSource } from './local-data-source.ts';
 
@@ -154,9 +151,3 @@ export function useCatalogueFreshness(): CatalogueFreshness | null {
 }
 
 const startingStatus = () => STARTING;
-
-/** The user whose data the local database holds (null for a guest, or until it is open). */
-export function useSyncUser(): SyncUser | null {
-  const data = useLocalDataIfOpen();
-  return useObservable(() => data?.engine.user$ ?? of(null), [data], data?.engine.user ?? null);
-}

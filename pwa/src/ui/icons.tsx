@@ -78,11 +78,6 @@ export const ChatIcon = (p: P) => (
     <path d="M21 12a8 8 0 0 1-11.8 7L3 21l2-6.2A8 8 0 1 1 21 12z" />
   </Icon>
 );
-export const CheckIcon = (p: P) => (
-  <Icon {...p}>
-    <path d="M5 12.5l4.5 4.5L19 7.5" />
-  </Icon>
-);
 export const ChevronIcon = (p: P) => (
   <Icon {...p}>
     <path d="m6 9 6 6 6-6" />

@@ -171,7 +171,6 @@ export const PasswordResetInputSchema = z.strictObject({
 export type PasswordResetInput = z.infer<typeof PasswordResetInputSchema>;
 
 export const VerifyEmailInputSchema = z.strictObject({ token: OneTimeTokenSchema });
-export type VerifyEmailInput = z.infer<typeof VerifyEmailInputSchema>;
 
 /** Change Password (profile), old password required. */
 export const ChangePasswordInputSchema = z.strictObject({

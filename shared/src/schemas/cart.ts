@@ -83,4 +83,3 @@ export const CartItemsSchema = z
 export const PutCartBodySchema = z.object({
   lines: CartItemsSchema,
 });
-export type PutCartBody = z.infer<typeof PutCartBodySchema>;

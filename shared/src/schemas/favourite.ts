@@ -40,7 +40,6 @@ export type Favourite = z.infer<typeof FavouriteSchema>;
 export const AddFavouriteBodySchema = z.object({
   flightId: IdSchema,
 });
-export type AddFavouriteBody = z.infer<typeof AddFavouriteBodySchema>;
 
 /**
  * The summary a favourite keeps of `flight`, as it is now: what `favouriteFromFlight` saves, and

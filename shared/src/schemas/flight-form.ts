@@ -196,13 +196,11 @@ function createEditedFlightSchema(options: FlightFormOptions) {
 export function createFlightCreateBodySchema(options: FlightFormOptions) {
   return z.object({ flight: createNewFlightSchema(options) });
 }
-export type FlightCreateBody = z.infer<ReturnType<typeof createFlightCreateBodySchema>>;
 
 /** §7 `PUT /flights/update` {flight} with the flight's `id`. @throws RangeError if `today` is not yyyy-mm-dd. */
 export function createFlightUpdateBodySchema(options: FlightFormOptions) {
   return z.object({ flight: createEditedFlightSchema(options) });
 }
-export type FlightUpdateBody = z.infer<ReturnType<typeof createFlightUpdateBodySchema>>;
 
 /**
  * §7 `POST /flights/delete` {flightIds[]}: nothing selected → "Choose a flight". Repeated ids are
@@ -215,7 +213,6 @@ export const FlightDeleteBodySchema = z.object({
     .max(FLIGHT_DELETE_MAX)
     .transform((ids) => [...new Set(ids)]),
 });
-export type FlightDeleteBody = z.infer<typeof FlightDeleteBodySchema>;
 
 /** One entry of `PUT /flights/stock`: tickets of flight `id` to take from its stock. */
 export const FlightStockChangeSchema = z.object({
@@ -233,7 +230,6 @@ export const FlightStockBodySchema = z.object({
       message: 'Each flight may appear only once',
     }),
 });
-export type FlightStockBody = z.infer<typeof FlightStockBodySchema>;
 
 /** The form's price (currency units, ≤ 2 decimals) in integer cents: 199.99 → 19999. */
 export function flightFormPriceCents(form: { readonly price: number }): number {

@@ -18,7 +18,6 @@ export const OrderMoreInfoSchema = FlightSchema.pick({
   arrivalHour: true,
   departureHour: true,
 });
-export type OrderMoreInfo = z.infer<typeof OrderMoreInfoSchema>;
 
 /**
  * One line of an order: tickets of one flight. `valueCents` is the unit price paid; `review`
@@ -64,7 +63,6 @@ export const CreateOrderLineSchema = OrderLineSchema.pick({
   airlineId: true,
   moreinfo: true,
 }).extend({ amount: CartAmountSchema, value: CentsSchema });
-export type CreateOrderLine = z.infer<typeof CreateOrderLineSchema>;
 
 /**
  * §7 `POST /orders` {price, stocks[], userId, idpurchase, creationdate}: `price` is the total in
@@ -82,4 +80,3 @@ export const CreateOrderBodySchema = z.object({
   idpurchase: text().trim().min(1).max(255),
   creationdate: TimestampSchema,
 });
-export type CreateOrderBody = z.infer<typeof CreateOrderBodySchema>;

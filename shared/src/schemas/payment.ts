@@ -18,7 +18,6 @@ export const StripeChargeBodySchema = z.object({
   amount: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   receipt_email: z.email().max(EMAIL_MAX_LENGTH),
 });
-export type StripeChargeBody = z.infer<typeof StripeChargeBodySchema>;
 
 /**
  * The checkout card form's state: the email field, whether the provider's card element reports
@@ -42,4 +41,3 @@ export const CardFormSchema = z
     }
   });
 export type CardForm = z.infer<typeof CardFormSchema>;
-export type CardFormInput = z.input<typeof CardFormSchema>;

@@ -86,7 +86,6 @@ export const FlightDocSchema = FlightSchema;
 export type FlightDoc = z.infer<typeof FlightDocSchema>;
 
 export const AirlineDocSchema = AirlineSchema;
-export type AirlineDoc = z.infer<typeof AirlineDocSchema>;
 
 export const ReviewDocSchema = ReviewSchema;
 export type ReviewDoc = z.infer<typeof ReviewDocSchema>;
@@ -208,13 +207,13 @@ export interface PullResponse<T> {
   /**
    * For the collections devices push to: each document's revision (server-assigned, larger for a
    * later state of the same row), in the order of `documents`. A device drops a pulled state
-   * older than the revision a push of its own was accepted at (`PushReport.revisions`): the late
+   * older than the revision a push of its own was accepted at (`pushReportSchema`'s `revisions`): the late
    * echo of an earlier push. Absent from older servers.
    */
   revisions?: number[];
 }
 
-/** Revisions as the server sends them (`PullResponse.revisions`, `PushReport.revisions`). */
+/** Revisions as the server sends them (`PullResponse.revisions`, `pushReportSchema`'s `revisions`). */
 export const RevisionSchema = z.number().int().nonnegative();
 
 export function pullResponseSchema<C extends SyncCollectionName>(collection: C) {
@@ -236,14 +235,6 @@ export const WRITABLE_SYNC_COLLECTIONS = [
 ] as const satisfies readonly SyncCollectionName[];
 export type WritableSyncCollectionName = (typeof WRITABLE_SYNC_COLLECTIONS)[number];
 
-/**
- * RxDB's own fields of a stored document, besides the `_deleted` flag every replicated document
- * carries: `_meta` (last write time, plugin tags), `_rev` (revision) and `_attachments`.
- * RxDB's replication leaves them out of what it pushes (unless `keepMeta` is set), and our
- * collections have no attachments; a push that carries them anyway is accepted, their shape is
- * checked, and they are dropped. Any other field a document schema does not know is refused.
- */
-export const RXDB_META_FIELDS = ['_meta', '_rev', '_attachments'] as const;
 /** Longest `_rev` accepted: RxDB writes `{height}-{10 letters}`. */
 export const RXDB_REV_MAX_LENGTH = 128;
 /**
@@ -253,6 +244,13 @@ export const RXDB_REV_MAX_LENGTH = 128;
  */
 export const RXDB_META_JSON_BYTES = 512;
 
+/**
+ * RxDB's own fields of a stored document, besides the `_deleted` flag every replicated document
+ * carries: `_meta` (last write time, plugin tags), `_rev` (revision) and `_attachments`.
+ * RxDB's replication leaves them out of what it pushes (unless `keepMeta` is set), and our
+ * collections have no attachments; a push that carries them anyway is accepted, their shape is
+ * checked, and they are dropped. Any other field a document schema does not know is refused.
+ */
 const RxdbMetaShape = {
   _meta: z.looseObject({ lwt: z.number() }).optional(),
   _rev: text()
@@ -299,7 +297,7 @@ function pushDocShape(collection: WritableSyncCollectionName) {
 
 /**
  * A document as a push may carry it: exactly the collection's fields and `_deleted`, RxDB's meta
- * fields allowed and dropped (`RXDB_META_FIELDS`), any other field refused with "Unknown field".
+ * fields allowed and dropped (`RxdbMetaShape`), any other field refused with "Unknown field".
  * Every text field is bounded here, so a push has a largest size (`PUSH_MAX_BODY_BYTES`).
  */
 export function pushDocSchema<C extends WritableSyncCollectionName>(collection: C) {
@@ -400,9 +398,6 @@ export function pushReportSchema<C extends SyncCollectionName>(collection: C) {
     revisions: z.record(IdSchema, RevisionSchema).optional(),
   });
 }
-export type PushReport<C extends SyncCollectionName> = z.infer<
-  ReturnType<typeof pushReportSchema<C>>
->;
 
 // --- stream ----------------------------------------------------------------------------------
 

@@ -54,8 +54,6 @@ export const ReviewFormSchema = z.object({
   comment: ReviewCommentSchema,
 });
 export type ReviewForm = z.infer<typeof ReviewFormSchema>;
-/** The modal's raw values before parsing. */
-export type ReviewFormInput = z.input<typeof ReviewFormSchema>;
 
 /**
  * Whether a submit should show "Oops..." / "Complete all fields!": the name or comment is blank
@@ -107,4 +105,3 @@ export const ReviewDraftSchema = z.object({
   flightId: IdSchema,
   ...ReviewFormSchema.shape,
 });
-export type ReviewDraft = z.infer<typeof ReviewDraftSchema>;

@@ -47,7 +47,6 @@ export const SaleReportLineSchema = SaleSchema.extend({
   totalCents: CentsSchema,
   flight: SaleFlightSchema,
 });
-export type SaleReportLine = z.infer<typeof SaleReportLineSchema>;
 
 /** A sale line sent at purchase (spec §3): `id` is the flight id, `price` the unit price in cents. */
 export const SaleLineSchema = z.object({
@@ -62,7 +61,6 @@ export type SaleLine = z.infer<typeof SaleLineSchema>;
 export const CreateSalesBodySchema = z.object({
   sales: z.array(SaleLineSchema).min(1).max(CART_MAX_LINES),
 });
-export type CreateSalesBody = z.infer<typeof CreateSalesBodySchema>;
 
 /** One point of the "Sales Chart": a month 1–12, tickets sold and total sale in cents. */
 export const MonthlySalesTotalSchema = z.object({

@@ -76,7 +76,6 @@ export type TicketJwks = z.infer<typeof TicketJwksSchema>;
 
 /** `POST /api/tickets/verify` body. */
 export const VerifyTicketBodySchema = z.object({ ticket: PastedTicketSchema });
-export type VerifyTicketBody = z.infer<typeof VerifyTicketBodySchema>;
 
 /** `GET /api/tickets/status?jti=` query. */
 export const TicketStatusQuerySchema = z.object({ jti: IdSchema }).strict();

@@ -96,7 +96,6 @@ export type IdentityAccount = z.infer<typeof IdentityAccountSchema>;
 
 /** `PUT /user/update` (approve a pending airline) and `PUT /user/verificateEmail`: `{email}`. */
 export const UserEmailPayloadSchema = z.strictObject({ email: EmailSchema });
-export type UserEmailPayload = z.infer<typeof UserEmailPayloadSchema>;
 
 /**
  * `PUT /user/verificateEmail`: the caller's own email; with the Firebase adapter, a fresh ID token
@@ -106,14 +105,12 @@ export const VerificateEmailPayloadSchema = z.strictObject({
   email: EmailSchema,
   idToken: text().min(1).max(8192).optional(),
 });
-export type VerificateEmailPayload = z.infer<typeof VerificateEmailPayloadSchema>;
 
 /** `PUT /user/disableUser`: `{uid}`; `disabled: false` enables the account again. */
 export const DisableUserPayloadSchema = z.strictObject({
   uid: UidSchema,
   disabled: z.boolean().default(true),
 });
-export type DisableUserPayload = z.infer<typeof DisableUserPayloadSchema>;
 
 /** A display name as an administrator types it: any printable text. */
 const DisplayNameSchema = text({ error: messages.completeAllFields })

@@ -253,13 +253,3 @@ export async function withStandaloneBenchDatabase<T>(
     await server.stop();
   }
 }
-
-/**
- * Earlier API, kept for callers that name a database: `skyport_bench_checkout` becomes the bench
- * database of suite `checkout` (created, marked, migrated with the working tree's migrations).
- */
-export async function recreateDatabase(server: BenchServer, name: string): Promise<string> {
-  const suite = name.replace(/^skyport_bench_?/, '') || 'default';
-  const migrations = path.resolve(import.meta.dirname, '../../src/db/migrations');
-  return (await createBenchDatabase(server, suite, migrations)).url;
-}

@@ -6,9 +6,7 @@ import { createStripeProvider } from './stripe-provider.ts';
 import { createTestPaymentProvider } from './test-provider.ts';
 
 export * from './provider.ts';
-export { createTestPaymentProvider, type TestPaymentProvider } from './test-provider.ts';
-export { createStripeProvider, verifyStripeWebhook, signStripeWebhook } from './stripe-provider.ts';
-export { createPayPalProvider } from './paypal-provider.ts';
+export { createTestPaymentProvider } from './test-provider.ts';
 
 /** Settings the checkout reads besides the providers themselves. */
 export interface PaymentSettings {

@@ -82,7 +82,7 @@ export interface PushOptions {
  * every row, flights that exist and are listed) before anything is written, and the writes run in
  * one transaction. A bad push is refused with 4xx and writes nothing. The shared push schema refuses
  * text PostgreSQL cannot store and any field a document does not have ("Unknown field"), except
- * RxDB's own meta fields, which it drops (`RXDB_META_FIELDS`).
+ * RxDB's own meta fields, which it drops (shared's `pushDocSchema`).
  */
 export async function pushChanges(
   sql: Sql,

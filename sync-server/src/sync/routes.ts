@@ -32,12 +32,7 @@ import { streamChanges } from './stream-http.ts';
 import { StreamHub } from './stream.ts';
 import { resolveStreamLimits, StreamSlots, type StreamLimits } from './stream-limits.ts';
 
-export {
-  ACCESS_ENDED_EVENT,
-  DRAIN_RECONNECT_MS,
-  SESSION_ENDED_EVENT,
-  SLOW_READER_RECONNECT_MS,
-} from './stream-frames.ts';
+export { ACCESS_ENDED_EVENT, SESSION_ENDED_EVENT } from './stream-frames.ts';
 
 /** What the stream routes need beyond the database: the instance's drain signal and metrics. */
 export type SyncRouteDeps = ServerDeps & {

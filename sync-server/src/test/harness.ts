@@ -19,7 +19,7 @@ import { createActors, type Actors } from './actors.ts';
 import { createTestDatabase } from './database.ts';
 
 // Tests that need a database or a port and no app take them from here too.
-export { createTestDatabase, type TestDatabase } from './database.ts';
+export { createTestDatabase } from './database.ts';
 export { freePort } from './free-port.ts';
 
 /**

@@ -2,20 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { calculateTotals } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
-import type { Payments, PaymentProvider } from '../../payments/index.ts';
 import { insertSignedInUser } from '../../test/actors.ts';
 import { jsonRequest } from '../../test/harness.ts';
 import { generateToken, hashToken } from '../identity/tokens.ts';
-
-/** The provider serving `kind` in `payments`, typed as the caller expects it. */
-export function providerOf<P extends PaymentProvider>(
-  payments: Payments,
-  kind: 'card' | 'wallet',
-): P {
-  const provider = payments.forMethod(kind);
-  if (!provider) throw new Error(`no ${kind} provider`);
-  return provider as P;
-}
 
 let day = 0;
 /** A date `daysAhead` days after today (UTC), yyyy-mm-dd. */

@@ -1,5 +1,4 @@
 import { messages, type Role } from '@skyport/shared';
-import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { AppError, ErrorCode } from '../../lib/errors.ts';
 import type { SessionRef } from './sessions.ts';
@@ -81,13 +80,6 @@ export function requireApprovedAirline(options: { orSuperAdmin?: boolean } = {})
     roles: options.orSuperAdmin ? ['airline', 'super_admin'] : ['airline'],
     approvedAirline: true,
   });
-}
-
-/** The signed-in user, for handlers behind a guard; a guest here is a programming error made safe. */
-export function authUser(c: Context<AuthEnv>): AuthUser {
-  const user = c.get('user');
-  if (!user) throw new AppError(ErrorCode.Unauthenticated, messages.loginRequired);
-  return user;
 }
 
 // Ownership -------------------------------------------------------------------------------------

@@ -103,18 +103,6 @@ export async function deleteSessionByToken(sql: Sql, token: string): Promise<voi
   await sql`DELETE FROM sessions WHERE token_hash = ${hashToken(token)}`;
 }
 
-/** Ends every session of a user except `keepSessionId` (password change keeps the caller's). */
-export async function deleteUserSessions(
-  sql: Sql,
-  userId: string,
-  keepSessionId?: string,
-): Promise<number> {
-  const rows = keepSessionId
-    ? await sql`DELETE FROM sessions WHERE user_id = ${userId} AND id <> ${keepSessionId} RETURNING id`
-    : await sql`DELETE FROM sessions WHERE user_id = ${userId} RETURNING id`;
-  return rows.length;
-}
-
 // Transport: cookie and Authorization header ---------------------------------------------------
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

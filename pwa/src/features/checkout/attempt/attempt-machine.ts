@@ -55,8 +55,6 @@ export type CheckoutState =
   | { name: 'approving'; attempt: Attempt; approvalUrl: string; walletOrderId: string | null }
   | { name: 'succeeded'; attempt: Attempt; paymentId: string };
 
-export type CheckoutStateName = CheckoutState['name'];
-
 /** What an error means for the attempt. */
 export type Failure =
   /** A definite refusal: the attempt ends and its key is dropped. */

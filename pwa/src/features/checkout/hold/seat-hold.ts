@@ -3,7 +3,7 @@ import type { CartLine, SeatHold } from '@skyport/shared';
 import { ApiError, errorMessage, reportApiError } from '../../../api/api-client.ts';
 import { createStore, type Store } from '../../../lib/store.ts';
 import { uiLabels } from '../../../ui/labels.ts';
-import * as checkoutApi from '../api/checkout-api.ts';
+import { holdSeats, releaseHold, saveCart } from '../api/checkout-api.ts';
 import { holdDeadline } from './hold-clock.ts';
 
 /**
@@ -42,7 +42,7 @@ export function createSeatHolder(
     saveCart(lines: readonly CartLine[]): Promise<void>;
     holdSeats(): Promise<SeatHold>;
     releaseHold(holdId: string): Promise<void>;
-  } = checkoutApi,
+  } = { saveCart, holdSeats, releaseHold },
   now: () => number = Date.now,
 ): SeatHolder {
   const state = createStore<SeatHoldState>({ name: 'idle' });

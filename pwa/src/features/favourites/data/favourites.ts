@@ -97,11 +97,6 @@ export function useFavourites(): Favourite[] {
   return useObservable(() => (data ? favourites$(data) : of(NONE)), [data], NONE);
 }
 
-/** Whether a flight is in the favourites (the filled heart). */
-export function useIsFavourite(flightId: string): boolean {
-  return useFavourites().some((favourite) => favourite.flightId === flightId);
-}
-
 /** Favourite actions; one taken before the local data layer has opened waits for it. */
 export function useFavouriteActions() {
   const load = useLocalDataLoader();

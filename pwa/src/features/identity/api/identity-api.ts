@@ -83,16 +83,3 @@ export function verifyEmail(token: string): Promise<string | undefined> {
 export function resendVerification(): Promise<string | undefined> {
   return postForMessage('/auth/verify-email/resend', {});
 }
-
-/** Which sign-in methods the server offers: Google through Firebase only when configured. */
-const AuthProvidersSchema = z.object({
-  firebase: z
-    .object({ apiKey: z.string(), authDomain: z.string(), projectId: z.string().optional() })
-    .nullable()
-    .optional(),
-});
-export type AuthProviders = z.infer<typeof AuthProvidersSchema>;
-
-export function getAuthProviders(): Promise<AuthProviders> {
-  return apiRequest('/auth/providers', { schema: AuthProvidersSchema });
-}
