@@ -47,7 +47,7 @@ test('flights by id: what the replica holds of them, again after each write of o
   const subscription = flightsByIds$(replica, [a.id, b.id]).subscribe((found) =>
     emitted.push(found),
   );
-  await expect.poll(() => emitted.length).toBe(1);
+  await expect.poll(() => emitted.length, { timeout: 10_000 }).toBe(1);
   expect([...emitted[0]!.keys()]).toEqual([a.id]);
 
   // Another flight's write is none of its business.
@@ -56,7 +56,7 @@ test('flights by id: what the replica holds of them, again after each write of o
   await write(replica, [b]);
   await write(replica, [{ ...a, priceCents: 4_200 }]);
   await write(replica, [], [a.id]);
-  await expect.poll(() => emitted.length).toBe(4);
+  await expect.poll(() => emitted.length, { timeout: 10_000 }).toBe(4);
   expect(emitted.map((found) => [...found.keys()].sort())).toEqual([
     [a.id],
     [a.id, b.id].sort(),

@@ -135,7 +135,7 @@ test("opening the app's database deletes its older layouts and leaves other data
 
   db = await createLocalDatabase({ indexedDB, IDBKeyRange, multiInstance: false });
   const names = async () => (await indexedDB.databases()).map((info) => info.name);
-  await expect.poll(names).not.toContain(older[0]);
+  await expect.poll(names, { timeout: 10_000 }).not.toContain(older[0]);
   const left = await names();
   expect(left).not.toContain(older[1]);
   expect(left).not.toContain(older[2]);

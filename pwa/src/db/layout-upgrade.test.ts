@@ -35,6 +35,8 @@ import { cartDoc, favouriteDoc, flightDoc } from './test-docs.ts';
 
 let server: TestServer;
 const open: SkyportDatabase[] = [];
+/** What is waited for comes in milliseconds, or never: a bound that holds on a busy machine. */
+const WAIT = { timeout: 10_000 };
 const engines: SyncEngine[] = [];
 
 beforeAll(async () => {
@@ -169,8 +171,8 @@ test("an upgrade from an older layout keeps a customer's unpushed changes, still
     flightIds: [reviewed],
   });
   await engine.awaitInSync();
-  await expect.poll(() => serverCart(user.id)).toEqual([[kept, 1]]);
-  await expect.poll(() => serverFavourites(user.id)).toEqual([removed]);
+  await expect.poll(() => serverCart(user.id), WAIT).toEqual([[kept, 1]]);
+  await expect.poll(() => serverFavourites(user.id), WAIT).toEqual([removed]);
 
   // Offline (nothing replicates): changes to documents the server has, new documents, a review
   // draft, and what a guest keeps on the device.
@@ -231,7 +233,7 @@ test("an upgrade from an older layout keeps a customer's unpushed changes, still
   await engine.setUser(user);
   await engine.awaitInSync();
   await expect
-    .poll(() => serverCart(user.id))
+    .poll(() => serverCart(user.id), WAIT)
     .toEqual(
       [
         [kept, 3],
@@ -239,14 +241,14 @@ test("an upgrade from an older layout keeps a customer's unpushed changes, still
         [guest, 1],
       ].sort(),
     );
-  await expect.poll(() => serverFavourites(user.id)).toEqual([attempt, favourite].sort());
+  await expect.poll(() => serverFavourites(user.id), WAIT).toEqual([attempt, favourite].sort());
   await expect
-    .poll(() => rows<{ order_id: string; comment: string }>('reviews'))
+    .poll(() => rows<{ order_id: string; comment: string }>('reviews'), WAIT)
     .toEqual([
       expect.objectContaining({ order_id: orderId, comment: 'Written before the update' }),
     ]);
   await expect
-    .poll(async () => (await db.collections.reviewDrafts.findOne(draftId).exec())?.status)
+    .poll(async () => (await db.collections.reviewDrafts.findOne(draftId).exec())?.status, WAIT)
     .toBe('accepted');
   expect((await db.collections.cart.findOne(kept).exec())?.amount).toBe(3);
   expect(await readGuestCart(db)).toEqual([]);
@@ -358,8 +360,10 @@ test("an upgrade keeps an airline's sales, readable offline, and then fills in t
   await engine.setUser(user);
   await engine.awaitInSync();
   await expect
-    .poll(async () =>
-      (await db.collections.sales.find().exec()).map((doc) => [doc.idFlight, doc.flight]).sort(),
+    .poll(
+      async () =>
+        (await db.collections.sales.find().exec()).map((doc) => [doc.idFlight, doc.flight]).sort(),
+      WAIT,
     )
     .toEqual(flightIds.map((id) => [id, sold.get(id)]).sort());
   expect((await catalogueOf(db).get([deleted])).size).toBe(0);

@@ -32,6 +32,8 @@ const requested: string[] = [];
 let holdNextPull: Promise<void> | undefined;
 /** How many of the next requests fail as offline. */
 let failNext = 0;
+/** What is waited for comes in milliseconds, or never: a bound that holds on a busy machine. */
+const WAIT = { timeout: 10_000 };
 
 const transport: () => SyncTransport = () => ({
   baseUrl: `${server.url}/api`,
@@ -116,10 +118,8 @@ test('a new replica pulls every flight in batches, then follows the live stream'
     const [changed, deleted] = [server.flightIds[3]!, server.flightIds[4]!];
     await server.control('POST', `/__test/flights/${changed}`, { priceCents: 77_700 });
     await server.control('POST', `/__test/flights/${deleted}`, { deleted: true });
-    await vi.waitFor(async () => expect(await priceOf(replica, changed)).toBe(77_700), {
-      timeout: 5000,
-    });
-    await vi.waitFor(async () => expect(await replica.count()).toBe(29), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await priceOf(replica, changed)).toBe(77_700), WAIT);
+    await vi.waitFor(async () => expect(await replica.count()).toBe(29), WAIT);
   } finally {
     disconnect();
     await server.control('POST', `/__test/flights/${server.flightIds[4]!}`, { deleted: false });
@@ -200,7 +200,7 @@ test('an event during pulls is not written: the pulls go on once more instead', 
   let release!: () => void;
   holdNextPull = new Promise((resolve) => (release = resolve));
   const replication = replicate(replica);
-  await vi.waitFor(() => expect(requested).toHaveLength(1));
+  await vi.waitFor(() => expect(requested).toHaveLength(1), WAIT);
   // A state that the pull under way has not seen, with a checkpoint far ahead.
   replication.stream.next({
     documents: [{ ...flightDoc({ id }), priceCents: 3, _deleted: false }] as never,
@@ -229,7 +229,7 @@ test('a failed pull is reported and retried; RESYNC pulls what changed meanwhile
   const id = server.flightIds[8]!;
   await server.control('POST', `/__test/flights/${id}`, { priceCents: 54_321 });
   replication.stream.next('RESYNC');
-  await vi.waitFor(async () => expect(await priceOf(replica, id)).toBe(54_321));
+  await vi.waitFor(async () => expect(await priceOf(replica, id)).toBe(54_321), WAIT);
 });
 
 test('one tab pulls; another reads the replica and is caught up when the first is', async () => {
@@ -264,7 +264,7 @@ test('one tab pulls; another reads the replica and is caught up when the first i
   await first!.replication.state.cancel();
   first!.replica.close();
   follower.stream.next('RESYNC');
-  await vi.waitFor(() => expect(requested).toHaveLength(2));
+  await vi.waitFor(() => expect(requested).toHaveLength(2), WAIT);
   expect(new URLSearchParams(requested[1]).get('revision')).not.toBeNull();
 });
 

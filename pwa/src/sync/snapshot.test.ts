@@ -155,7 +155,9 @@ test("the snapshot is the catalogue's first load; the pulls go on from its check
   replication.state.reSync();
   await replication.state.awaitInSync();
   await expect
-    .poll(async () => (await catalogue.get([changed])).get(changed)?.priceCents)
+    .poll(async () => (await catalogue.get([changed])).get(changed)?.priceCents, {
+      timeout: 10_000,
+    })
     .toBe(424_242);
   expect(flightPulls().every((path) => path.includes('revision='))).toBe(true);
 

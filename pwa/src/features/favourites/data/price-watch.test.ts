@@ -22,6 +22,8 @@ let data: TestDevice;
 const network = cuttableNetwork();
 const drops: FavouritePriceDrop[][] = [];
 let stopFollowing: () => void;
+/** What is waited for comes in milliseconds, or never: a bound that holds on a busy machine. */
+const WAIT = { timeout: 10_000 };
 
 beforeAll(async () => {
   server = await startTestServer({ flights: 5 });
@@ -53,11 +55,11 @@ async function pricesOnceRecorded(flightId: string, points: number): Promise<num
 }
 
 test('the device is live once the stream is connected, and saves when its catalogue was fresh', async () => {
-  await expect.poll(() => data.engine.status.getSnapshot().live).toBe(true);
+  await expect.poll(() => data.engine.status.getSnapshot().live, WAIT).toBe(true);
   const status = data.engine.status.getSnapshot();
   expect(status.live).toBe(true);
   expect(status.catalogueFreshAt).not.toBeNull();
-  await expect.poll(() => readCatalogueFreshAt(data.db)).not.toBeNull();
+  await expect.poll(() => readCatalogueFreshAt(data.db), WAIT).not.toBeNull();
 });
 
 test('a favourite starts its history; a drop arriving live is recorded and reported once', async () => {
@@ -70,7 +72,7 @@ test('a favourite starts its history; a drop arriving live is recorded and repor
   const lower = flight.priceCents - 10_000;
   await server.control('POST', `/__test/flights/${flightId}`, { priceCents: lower });
   expect(await pricesOnceRecorded(flightId, 2)).toEqual([flight.priceCents, lower]);
-  await expect.poll(() => drops.length).toBe(1);
+  await expect.poll(() => drops.length, WAIT).toBe(1);
   expect(drops[0]).toEqual([
     expect.objectContaining({
       flightId,
@@ -115,7 +117,7 @@ test('a drop while the device is offline is reported on the first sync back onli
 
   network.setOnline(true);
   expect(await pricesOnceRecorded(flightId, 2)).toEqual([flight.priceCents, lower]);
-  await expect.poll(() => drops.length).toBe(before + 1);
+  await expect.poll(() => drops.length, WAIT).toBe(before + 1);
   expect(drops.at(-1)).toEqual([
     expect.objectContaining({ flightId, fromCents: flight.priceCents, toCents: lower }),
   ]);
