@@ -56,17 +56,17 @@ const packagePolicies = [
   {
     from: { element: { type: 'shared' } },
     disallow: { to: { element: { types: { anyOf: [...SERVER_TYPES, ...PWA_TYPES] } } } },
-    message: 'shared/ imports nothing of ours: not from sync-server/ nor pwa/ (§1.1).',
+    message: 'shared/ imports nothing of ours: not from sync-server/ nor pwa/ (§2.1).',
   },
   {
     from: { element: { types: { anyOf: SERVER_TYPES } } },
     disallow: { to: { element: { types: { anyOf: PWA_TYPES } } } },
-    message: 'sync-server/ never imports pwa/: what both need goes to shared/ (§1.1).',
+    message: 'sync-server/ never imports pwa/: what both need goes to shared/ (§2.1).',
   },
   {
     from: { element: { types: { anyOf: PWA_TYPES } } },
     disallow: { to: { element: { types: { anyOf: SERVER_TYPES } } } },
-    message: 'pwa/ never imports sync-server/: what both need goes to shared/ (§1.1).',
+    message: 'pwa/ never imports sync-server/: what both need goes to shared/ (§2.1).',
   },
 ];
 
@@ -83,7 +83,7 @@ const pwaLayerPolicies = [
       },
     },
     message:
-      'A feature does not import another feature: move what both need below the features (ui/, data/, api/…), or let app/ pass it in (§1.1).',
+      'A feature does not import another feature: move what both need below the features (ui/, data/, api/…), or let app/ pass it in (§2.1).',
   },
   {
     from: {
@@ -93,7 +93,7 @@ const pwaLayerPolicies = [
     },
     disallow: { to: { element: { type: 'pwa-app' } } },
     message:
-      'Only app/ imports app/: features and the layers below them get what they need passed in (§1.1).',
+      'Only app/ imports app/: features and the layers below them get what they need passed in (§2.1).',
   },
   {
     from: {
@@ -101,7 +101,7 @@ const pwaLayerPolicies = [
     },
     disallow: { to: { element: { type: 'pwa-feature' } } },
     message:
-      'The layers below the features (ui/, db/, sync/, data/, api/) import no feature (§1.1).',
+      'The layers below the features (ui/, db/, sync/, data/, api/) import no feature (§2.1).',
   },
   {
     from: { element: { type: 'pwa-lib' } },
@@ -124,7 +124,7 @@ const pwaLayerPolicies = [
       },
     },
     message:
-      'lib/ is below every other part of pwa/src (all of them import it): it imports none of them (§1.1).',
+      'lib/ is below every other part of pwa/src (all of them import it): it imports none of them (§2.1).',
   },
 ];
 
@@ -146,13 +146,13 @@ const serverLayerPolicies = [
       to: { element: { types: { anyOf: ['server-payments', 'server-feature', 'server-sync'] } } },
     },
     message:
-      'lib/ and db/ are the bottom of sync-server/src: they import each other only, not payments/, features/ nor sync/ (§1.1).',
+      'lib/ and db/ are the bottom of sync-server/src: they import each other only, not payments/, features/ nor sync/ (§2.1).',
   },
   {
     from: { element: { types: { anyOf: ['server-lib', 'server-db'] } } },
     disallow: { to: { element: { types: { anyOf: ['server-seed', 'server-root'] } } } },
     message:
-      'lib/ and db/ are the bottom of sync-server/src: they import each other only, not config.ts, deps.ts nor db/seed/ (§1.1).',
+      'lib/ and db/ are the bottom of sync-server/src: they import each other only, not config.ts, deps.ts nor db/seed/ (§2.1).',
   },
   {
     from: SERVER_BASE,
@@ -163,7 +163,7 @@ const serverLayerPolicies = [
       ],
     },
     message:
-      'config.ts and deps.ts sit with lib/ and db/ at the bottom of sync-server/src: they import only lib/ and db/ (§1.1).',
+      'config.ts and deps.ts sit with lib/ and db/ at the bottom of sync-server/src: they import only lib/ and db/ (§2.1).',
   },
   {
     from: { element: { type: 'server-payments' } },
@@ -171,24 +171,24 @@ const serverLayerPolicies = [
       to: { element: { types: { anyOf: ['server-feature', 'server-sync', 'server-seed'] } } },
     },
     message:
-      'payments/ is below the features: it imports lib/, db/, config.ts and deps.ts only; a feature (checkout) passes it what it needs (§1.1).',
+      'payments/ is below the features: it imports lib/, db/, config.ts and deps.ts only; a feature (checkout) passes it what it needs (§2.1).',
   },
   {
     from: { element: { type: 'server-feature' } },
     disallow: { to: { element: { types: { anyOf: ['server-sync', 'server-seed'] } } } },
     message:
-      'A server feature imports lib/, db/, config.ts, deps.ts, payments/ and other features, not sync/ (which is above the features) (§1.1).',
+      'A server feature imports lib/, db/, config.ts, deps.ts, payments/ and other features, not sync/ (which is above the features) (§2.1).',
   },
   {
     from: { element: { type: 'server-sync' } },
     disallow: { to: { element: { type: 'server-seed' } } },
-    message: 'sync/ imports the features and what is below them, not db/seed/ (§1.1).',
+    message: 'sync/ imports the features and what is below them, not db/seed/ (§2.1).',
   },
   {
     from: { element: { types: { anyOf: ['server-*'] } } },
     disallow: { to: SERVER_TOP },
     message:
-      'Nothing in sync-server/src imports app.ts but main.ts (tests and bench/ may), and nothing imports main.ts: app.ts assembles the parts, each gets what it needs in its deps (deps.ts) (§1.1).',
+      'Nothing in sync-server/src imports app.ts but main.ts (tests and bench/ may), and nothing imports main.ts: app.ts assembles the parts, each gets what it needs in its deps (deps.ts) (§2.1).',
   },
   {
     from: { element: { type: 'server-root', fileInternalPath: 'main.ts' } },
@@ -198,7 +198,7 @@ const serverLayerPolicies = [
     from: { element: { types: { anyOf: ['server-*'] } } },
     disallow: { to: { element: { type: 'server' } } },
     message:
-      'sync-server/src imports nothing from bench/, scripts/ or the configs beside it (§1.1).',
+      'sync-server/src imports nothing from bench/, scripts/ or the configs beside it (§2.1).',
   },
 ];
 
