@@ -16,7 +16,6 @@ import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { SYNC_COLLECTION_INFO, type SyncCollectionName, type SyncDoc } from '@skyport/shared';
-import { useBulkReads } from './bulk-reads.ts';
 import { catalogueReplicaName, DEFAULT_DATABASE_NAME } from './database-name.ts';
 import {
   LOCAL_COLLECTIONS,
@@ -26,7 +25,6 @@ import {
 } from './layout.ts';
 import { rxSchemaOf } from './schemas.ts';
 import { withSteppedCreation } from './stepped-creation.ts';
-import { withWholeRangeReads } from './whole-range-reads.ts';
 
 /**
  * The browser's local database (docs/architecture.md §4): RxDB on IndexedDB through the Dexie
@@ -88,13 +86,8 @@ async function storageFor(
   betweenSteps: () => Promise<void>,
 ): Promise<RxStorage<unknown, unknown>> {
   const dexie = withSteppedCreation(
-    withWholeRangeReads(
-      getRxStorageDexie({
-        ...(options.indexedDB
-          ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
-          : {}),
-        onCreate: useBulkReads,
-      }),
+    getRxStorageDexie(
+      options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange } : {},
     ),
     betweenSteps,
   ) as RxStorage<unknown, unknown>;
