@@ -60,16 +60,28 @@ export const routes: RouteObject[] = [
           (m) => m.PendingChangesRoute,
         ),
       },
-      // Airline and administrator screens (issue 7).
-      { path: 'register/airline', lazy: page(airline, (m) => m.RegisterAirlineRoute) },
-      { path: 'catalog', lazy: page(airline, (m) => m.CatalogRoute) },
-      { path: 'catalogProfile', lazy: page(airline, (m) => m.CatalogProfileRoute) },
-      { path: 'sales', lazy: page(airline, (m) => m.SalesRoute) },
-      { path: 'airlineProfile', lazy: page(airline, (m) => m.AirlineProfileRoute) },
-      { path: 'userManagement', lazy: page(admin, (m) => m.UserManagementRoute) },
-      { path: 'airlineManagement', lazy: page(admin, (m) => m.AirlineManagementRoute) },
-      { path: 'airlinePendingRequests', lazy: page(admin, (m) => m.AirlinePendingRequestsRoute) },
-      { path: 'business', lazy: page(admin, (m) => m.BusinessRoute) },
+      // Airline and administrator screens (issue 7), inside the layout that provides their
+      // remote data (TanStack Query: decision 035), loaded with them, not with the home page.
+      {
+        lazy: page(
+          () => import('./remote-data.tsx'),
+          (m) => m.RemoteDataLayout,
+        ),
+        children: [
+          { path: 'register/airline', lazy: page(airline, (m) => m.RegisterAirlineRoute) },
+          { path: 'catalog', lazy: page(airline, (m) => m.CatalogRoute) },
+          { path: 'catalogProfile', lazy: page(airline, (m) => m.CatalogProfileRoute) },
+          { path: 'sales', lazy: page(airline, (m) => m.SalesRoute) },
+          { path: 'airlineProfile', lazy: page(airline, (m) => m.AirlineProfileRoute) },
+          { path: 'userManagement', lazy: page(admin, (m) => m.UserManagementRoute) },
+          { path: 'airlineManagement', lazy: page(admin, (m) => m.AirlineManagementRoute) },
+          {
+            path: 'airlinePendingRequests',
+            lazy: page(admin, (m) => m.AirlinePendingRequestsRoute),
+          },
+          { path: 'business', lazy: page(admin, (m) => m.BusinessRoute) },
+        ],
+      },
       {
         path: '*',
         lazy: page(

@@ -13,10 +13,9 @@ import {
 import { BusinessOverview } from '../../features/admin/components/business-overview.tsx';
 import { UserManagement } from '../../features/admin/components/user-management.tsx';
 import {
-  forgetAdminLists,
-  reloadAdminList,
   useApprovedAirlines,
   useCustomers,
+  useInvalidateAdminLists,
   usePendingAirlines,
   type AdminListKey,
 } from '../../features/admin/data/admin-data.ts';
@@ -28,18 +27,13 @@ import { NoticePage } from '../../ui/notice-page.tsx';
 import { useOnline } from '../../ui/online.ts';
 import { showToast } from '../../ui/toast.tsx';
 import { ApiError, errorMessage, reportApiError } from '../../api/api-client.ts';
-import { onSessionUserChange, useSession } from '../session.ts';
+import { useSession } from '../session.ts';
 
 /**
  * The super administrator's screens (spec §2, §4; issue 7): user management (also the admin's
  * home), airline management, pending airline requests and the business overview. Every action
  * goes online and the server checks the role; offline, the buttons are disabled and say why.
  */
-
-// What one administrator saw is not kept for whoever signs in next.
-onSessionUserChange((user) => {
-  if (user?.role !== 'super_admin') forgetAdminLists();
-});
 
 function AdminOnly({ children }: { children: (user: User) => ReactNode }) {
   const session = useSession();
@@ -84,18 +78,17 @@ async function alertFailure(error: unknown) {
   await alertDialog({ title: messages.oops, text: errorMessage(error) });
 }
 
-function reload(...keys: AdminListKey[]) {
-  for (const key of keys) void reloadAdminList(key);
-}
-
 /**
  * What every list screen gets besides its actions (`list`: the list as the server gave it, the
- * connection, the rows waiting for the server, retry), and `run` for those actions.
+ * connection, the rows waiting for the server, retry), `run` for those actions, and `reload` for
+ * the lists an action changed (TanStack Query invalidation: decision 035).
  */
 function useAdminList<TRemote>(key: AdminListKey, remote: TRemote) {
   const online = useOnline();
   const { busy, run } = useBusy();
-  return { run, list: { remote, online, busy, onRetry: () => reload(key) } };
+  const invalidate = useInvalidateAdminLists();
+  const reload = (...keys: AdminListKey[]) => void invalidate(...keys);
+  return { run, reload, list: { remote, online, busy, onRetry: () => reload(key) } };
 }
 
 /** The §8 question before a deletion ("Are you sure?"); `text` replaces the default text. */
@@ -110,7 +103,7 @@ function confirmDeletion(text: string = messages.confirmDeleteText, confirmLabel
 // User management -------------------------------------------------------------------------------
 
 function Users() {
-  const { run, list } = useAdminList('customers', useCustomers(true));
+  const { run, reload, list } = useAdminList('customers', useCustomers());
 
   /** Asks first, then runs `action` for the row and refreshes the list whatever the outcome. */
   const act = async (user: User, asked: Promise<boolean>, action: () => Promise<void>) => {
@@ -160,7 +153,7 @@ export function SuperAdminHomeRoute() {
 // Airline management ------------------------------------------------------------------------------
 
 function Airlines() {
-  const { run, list } = useAdminList('approvedAirlines', useApprovedAirlines(true));
+  const { run, reload, list } = useAdminList('approvedAirlines', useApprovedAirlines());
 
   const remove = async (user: User) => {
     const airlineId = user.airlineId;
@@ -187,7 +180,7 @@ export function AirlineManagementRoute() {
 // Pending requests --------------------------------------------------------------------------------
 
 function Pending() {
-  const { run, list } = useAdminList('pendingAirlines', usePendingAirlines(true));
+  const { run, reload, list } = useAdminList('pendingAirlines', usePendingAirlines());
 
   const approve = (user: User) =>
     run(user.id, async () => {

@@ -1,78 +1,59 @@
-import { useEffect } from 'react';
+import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { User } from '@skyport/shared';
-import { createStore, useStore } from '../../../lib/store.ts';
 import { listAirlineAccounts, listCustomers } from '../api/admin-api.ts';
 
 /**
- * The administrator's lists. They are not replicated (docs/architecture.md §2.2: administration is online-only),
- * so each is read from the server when its screen opens, again when the connection returns, and
- * after each action (`reloadAdminList`). One small keyed store (pwa/src/lib/store.ts); components
- * read their list with `useStore` and never copy it into state.
+ * The administrator's lists. They are not replicated (docs/architecture.md §2.2: administration
+ * is online-only), so each is a TanStack Query query (decision 035): read from the server when
+ * its screen opens, again when the connection returns, and after each action that changes it
+ * (`useInvalidateAdminLists`). The last answer stays on screen while the list is read again.
  */
 export type Remote<T> =
   | { status: 'loading'; data?: T }
   | { status: 'ready'; data: T }
   | { status: 'error'; error: unknown; data?: T };
 
-type Loader = (signal: AbortSignal) => Promise<unknown>;
+/** Each list's query key; every key starts with `admin`. */
+const adminListKeys = {
+  customers: ['admin', 'customers'],
+  pendingAirlines: ['admin', 'airlines', 'pending'],
+  approvedAirlines: ['admin', 'airlines', 'approved'],
+} as const;
 
-const LOADERS = {
-  customers: (signal: AbortSignal) => listCustomers(signal),
-  pendingAirlines: (signal: AbortSignal) => listAirlineAccounts('pending', signal),
-  approvedAirlines: (signal: AbortSignal) => listAirlineAccounts('approved', signal),
-} satisfies Record<string, Loader>;
+export type AdminListKey = keyof typeof adminListKeys;
 
-export type AdminListKey = keyof typeof LOADERS;
-type DataOf<K extends AdminListKey> = Awaited<ReturnType<(typeof LOADERS)[K]>>;
+const LOADERS: Record<AdminListKey, (signal: AbortSignal) => Promise<User[]>> = {
+  customers: (signal) => listCustomers(signal),
+  pendingAirlines: (signal) => listAirlineAccounts('pending', signal),
+  approvedAirlines: (signal) => listAirlineAccounts('approved', signal),
+};
 
-type Entries = Readonly<Partial<Record<AdminListKey, Remote<unknown>>>>;
-
-const entries = createStore<Entries>({});
-const requests = new Map<AdminListKey, AbortController>();
-const LOADING: Remote<never> = { status: 'loading' };
-
-function setEntry(key: AdminListKey, entry: Remote<unknown>) {
-  entries.set({ ...entries.get(), [key]: entry });
+/** A query's state as the lists show it (loader, failure with retry, empty text or table). */
+function remoteOf<T>(query: UseQueryResult<T>): Remote<T> {
+  if (query.status === 'error') return { status: 'error', error: query.error, data: query.data };
+  if (query.status === 'success' && !query.isFetching) return { status: 'ready', data: query.data };
+  return { status: 'loading', data: query.data };
 }
 
-/** Loads a list again, keeping the last answer on screen meanwhile. */
-export function reloadAdminList(key: AdminListKey): Promise<void> {
-  requests.get(key)?.abort();
-  const controller = new AbortController();
-  requests.set(key, controller);
-  const previous = entries.get()[key]?.data;
-  setEntry(key, { status: 'loading', data: previous });
-  return LOADERS[key](controller.signal).then(
-    (data) => {
-      if (!controller.signal.aborted) setEntry(key, { status: 'ready', data });
-    },
-    (error: unknown) => {
-      if (!controller.signal.aborted) setEntry(key, { status: 'error', error, data: previous });
-    },
+function useAdminList(key: AdminListKey): Remote<User[]> {
+  return remoteOf(
+    useQuery({ queryKey: adminListKeys[key], queryFn: ({ signal }) => LOADERS[key](signal) }),
   );
 }
 
-/** Forgets every list (at logout: another user must not see them). */
-export function forgetAdminLists() {
-  for (const controller of requests.values()) controller.abort();
-  requests.clear();
-  entries.set({});
-}
+export const useCustomers = (): Remote<User[]> => useAdminList('customers');
+export const usePendingAirlines = (): Remote<User[]> => useAdminList('pendingAirlines');
+export const useApprovedAirlines = (): Remote<User[]> => useAdminList('approvedAirlines');
 
-function useAdminList<K extends AdminListKey>(key: K, enabled: boolean): Remote<DataOf<K>> {
-  useEffect(() => {
-    if (!enabled) return;
-    void reloadAdminList(key);
-    const onOnline = () => void reloadAdminList(key);
-    window.addEventListener('online', onOnline);
-    return () => window.removeEventListener('online', onOnline);
-  }, [key, enabled]);
-  return useStore(entries, (lists) => (lists[key] ?? LOADING) as Remote<DataOf<K>>);
+/**
+ * Reads lists again after an action that changed them: a list on screen at once (its last answer
+ * stays meanwhile, a request already under way is replaced), the others when they next open.
+ */
+export function useInvalidateAdminLists(): (...keys: AdminListKey[]) => Promise<void> {
+  const client = useQueryClient();
+  return async (...keys) => {
+    await Promise.all(
+      keys.map((key) => client.invalidateQueries({ queryKey: adminListKeys[key] })),
+    );
+  };
 }
-
-export const useCustomers = (enabled: boolean): Remote<User[]> =>
-  useAdminList('customers', enabled);
-export const usePendingAirlines = (enabled: boolean): Remote<User[]> =>
-  useAdminList('pendingAirlines', enabled);
-export const useApprovedAirlines = (enabled: boolean): Remote<User[]> =>
-  useAdminList('approvedAirlines', enabled);
