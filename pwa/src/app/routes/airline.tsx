@@ -23,11 +23,7 @@ import {
 import { PendingApproval } from '../../features/airline/components/pending-approval.tsx';
 import { RegisterAirlineScreen } from '../../features/airline/components/register-airline-screen.tsx';
 import { SalesPanel, SalesScreen } from '../../features/airline/components/sales-screen.tsx';
-import {
-  deleteOwnFlights,
-  saveOwnFlight,
-  useOwnFlights,
-} from '../../features/airline/data/own-flights.ts';
+import { useOwnFlightChanges, useOwnFlights } from '../../features/airline/data/own-flights.ts';
 import { useSales } from '../../features/airline/data/sales.ts';
 import { airlineLabels } from '../../features/airline/labels.ts';
 import { alertDialog, confirmDialog } from '../../ui/dialogs.tsx';
@@ -144,6 +140,7 @@ function CatalogManager({
 }) {
   const online = useOnline();
   const view = useOwnFlights(airlineId);
+  const { saveOwnFlight, deleteOwnFlights } = useOwnFlightChanges();
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const [modal, setModal] = useState<ModalState>(CLOSED);

@@ -1,6 +1,13 @@
 import { expect, test } from 'vitest';
 import { FLIGHT_MODAL_WIDTH, COUNTRIES, type Flight } from '@skyport/shared';
-import { applyOverlays } from './data/own-flights.ts';
+import { MutationObserver, QueryClient } from '@tanstack/react-query';
+import {
+  applyOverlays,
+  overlayOf,
+  OWN_FLIGHT_CHANGES,
+  pruneChanges,
+  type ChangeState,
+} from './data/own-flights.ts';
 import { searchCountries } from './components/country-select.tsx';
 import {
   EMPTY_FLIGHT_FORM,
@@ -131,4 +138,70 @@ test("the server's stored flight replaces the local copy until replication bring
     ['1', 7000, null],
     ['9', 1000, null],
   ]);
+});
+
+/** A catalogue change in a real mutation cache, answered (or refused) when the test says. */
+function changeIn(client: QueryClient, variables: unknown) {
+  let settle!: { answer: (value: unknown) => void; refuse: (error: Error) => void };
+  const observer = new MutationObserver<unknown, Error, unknown>(client, {
+    mutationKey: OWN_FLIGHT_CHANGES,
+    mutationFn: () =>
+      new Promise((answer, refuse) => {
+        settle = { answer, refuse };
+      }),
+  });
+  const done = observer.mutate(variables).catch(() => undefined);
+  const mutation = () => client.getMutationCache().findAll({ mutationKey: OWN_FLIGHT_CHANGES })[0]!;
+  const overlay = () => overlayOf(mutation().mutationId, mutation().state as ChangeState);
+  return { settle: () => settle, done, mutation, overlay };
+}
+
+const form = parseFlightForm(valid, today).data!;
+
+test('a new flight shows as sent while the server decides, then as stored until the replica has it', async () => {
+  const client = new QueryClient();
+  const cache = client.getMutationCache();
+  const change = changeIn(client, { kind: 'save', form, airlineId: 'a1', previous: null });
+  await Promise.resolve();
+  const pending = change.overlay();
+  expect(pending).toMatchObject({ kind: 'create', flight: { airlineId: 'a1' } });
+  expect(pending?.kind === 'create' && pending.flight.id).toBe(`pending-${pending?.op}`);
+  const stored = flight('f1', 4200);
+  change.settle().answer({ kind: 'saved', flight: stored, until: 1000 });
+  await change.done;
+  expect(change.overlay()).toEqual({
+    op: change.mutation().mutationId,
+    kind: 'saved',
+    flight: stored,
+    until: 1000,
+  });
+  // The replica has not caught up: kept; it has: dropped.
+  pruneChanges(cache, [flight('f1', 1)], 500);
+  expect(cache.getAll()).toHaveLength(1);
+  pruneChanges(cache, [stored], 500);
+  expect(cache.getAll()).toHaveLength(0);
+});
+
+test('an answered change that waited too long, and a refused one, leave the mutation cache', async () => {
+  const client = new QueryClient();
+  const cache = client.getMutationCache();
+  const deletion = changeIn(client, { kind: 'delete', ids: ['f1', 'f2'] });
+  await Promise.resolve();
+  expect(deletion.overlay()).toMatchObject({ kind: 'delete', ids: ['f1', 'f2'] });
+  deletion.settle().answer({ kind: 'gone', ids: ['f1'], until: 1000 });
+  await deletion.done;
+  expect(deletion.overlay()).toMatchObject({ kind: 'gone', ids: ['f1'] });
+  pruneChanges(cache, null, 999);
+  expect(cache.getAll()).toHaveLength(1);
+  pruneChanges(cache, null, 1000);
+  expect(cache.getAll()).toHaveLength(0);
+
+  const refused = changeIn(client, { kind: 'save', form, airlineId: 'a1', previous: flight('f3') });
+  await Promise.resolve();
+  expect(refused.overlay()).toMatchObject({ kind: 'update', flight: { id: 'f3' } });
+  refused.settle().refuse(new Error('refused'));
+  await refused.done;
+  expect(refused.overlay()).toBeNull();
+  pruneChanges(cache, null, 0);
+  expect(cache.getAll()).toHaveLength(0);
 });

@@ -1,9 +1,15 @@
 import { useEffect, useMemo } from 'react';
+import {
+  useMutation,
+  useMutationState,
+  useQueryClient,
+  type MutationCache,
+  type MutationState,
+} from '@tanstack/react-query';
 import { map } from 'rxjs';
 import { flightFieldsFromForm, type Flight, type FlightForm } from '@skyport/shared';
 import { useLocalData, useSyncStatus } from '../../../data/provider.tsx';
 import { useObservable } from '../../../data/use-observable.ts';
-import { createStore, useStore } from '../../../lib/store.ts';
 import { createFlight, deleteFlights, updateFlight } from '../api/airline-api.ts';
 import { flightsWhere$ } from '../../../db/catalogue-reads.ts';
 
@@ -12,10 +18,11 @@ import { flightsWhere$ } from '../../../db/catalogue-reads.ts';
  * (replicated for everybody, sold-out flights included) filtered by `airlineId`, with the
  * airline's own changes on top while the server decides and until replication brings them.
  *
- * Changes go online (`/api/flights/*`). A change shows at once, marked pending; the server's answer
- * then replaces it (the stored flight, with its id and the server's values) or removes it again
- * when refused, and the caller shows the server's verdict. The server's answer stays on screen
- * until the local collection has caught up with it, so nothing flickers in between.
+ * Changes go online (`/api/flights/*`) as TanStack Query mutations (decision 035). A change shows
+ * at once, marked pending; the server's answer then replaces it (the stored flight, with its id
+ * and the server's values) or removes it again when refused, and the caller shows the server's
+ * verdict. The server's answer stays on screen until the local collection has caught up with it,
+ * so nothing flickers in between.
  */
 export type PendingKind = 'create' | 'update' | 'delete';
 
@@ -43,44 +50,77 @@ export type Overlay =
 /** How long a confirmed change may wait for replication before the local data wins again. */
 const CATCH_UP_MS = 60_000;
 
-const overlays = createStore<readonly Overlay[]>([]);
-let nextOp = 1;
+/**
+ * The catalogue changes are TanStack Query mutations under this key (decision 035): the mutation
+ * cache holds each change while the server decides and, once stored, until the local collection
+ * has caught up with it. The table reads them with `useMutationState`.
+ */
+export const OWN_FLIGHT_CHANGES = ['own-flights', 'changes'] as const;
 
-function addOverlay(overlay: Overlay) {
-  overlays.set([...overlays.get(), overlay]);
-}
-
-/** Replaces the change `op` with what the server made of it. */
-function settleOverlay(op: number, settled: Overlay) {
-  overlays.set([...overlays.get().filter((overlay) => overlay.op !== op), settled]);
-}
-
-function removeOverlay(op: number) {
-  overlays.set(overlays.get().filter((overlay) => overlay.op !== op));
-}
+type SaveChange = { kind: 'save'; form: FlightForm; airlineId: string; previous: Flight | null };
+type DeleteChange = { kind: 'delete'; ids: readonly string[] };
+/** What the server answered, shown until `until` if replication has not brought it by then. */
+type SavedAnswer = { kind: 'saved'; flight: Flight; until: number };
+type GoneAnswer = { kind: 'gone'; ids: readonly string[]; until: number };
+export type ChangeState = MutationState<
+  SavedAnswer | GoneAnswer,
+  unknown,
+  SaveChange | DeleteChange
+>;
 
 function sameFlight(a: Flight, b: Flight): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** An overlay with its ids in an array: plain data, which `useMutationState` keeps equal. */
+type PlainOverlay =
+  | Exclude<Overlay, { ids: ReadonlySet<string> }>
+  | { op: number; kind: 'delete'; ids: readonly string[] }
+  | { op: number; kind: 'gone'; ids: readonly string[]; until: number };
+
 /**
- * Drops the confirmed changes the local collection (when given) has caught up with, and those
- * that waited too long for it.
+ * What a change puts on top of the local rows: while the server decides, the change as sent;
+ * once stored, the server's answer; nothing once refused.
  */
-function pruneOverlays(local: readonly Flight[] | null, now: number) {
+export function overlayOf(op: number, state: ChangeState): PlainOverlay | null {
+  const { status, variables: change, data: answer, submittedAt } = state;
+  if (status === 'success' && answer) {
+    return answer.kind === 'saved'
+      ? { op, kind: 'saved', flight: answer.flight, until: answer.until }
+      : { op, kind: 'gone', ids: answer.ids, until: answer.until };
+  }
+  if (status !== 'pending' || !change) return null;
+  if (change.kind === 'delete') return { op, kind: 'delete', ids: change.ids };
+  const { form, airlineId, previous } = change;
+  const flight = provisionalFlight(
+    form,
+    previous?.id ?? `pending-${op}`,
+    airlineId,
+    previous,
+    submittedAt,
+  );
+  return { op, kind: previous ? 'update' : 'create', flight };
+}
+
+/**
+ * Drops the answered changes the local collection (when given) has caught up with, those that
+ * waited too long for it, and the refused ones.
+ */
+export function pruneChanges(cache: MutationCache, local: readonly Flight[] | null, now: number) {
   const byId = local ? new Map(local.map((flight) => [flight.id, flight])) : null;
-  const current = overlays.get();
-  const kept = current.filter((overlay) => {
-    if (overlay.kind !== 'saved' && overlay.kind !== 'gone') return true;
-    if (overlay.until <= now) return false;
-    if (!byId) return true;
-    if (overlay.kind === 'saved') {
-      const copy = byId.get(overlay.flight.id);
-      return !(copy && sameFlight(copy, overlay.flight));
+  const caughtUp = (answer: SavedAnswer | GoneAnswer) => {
+    if (!byId) return false;
+    if (answer.kind === 'saved') {
+      const copy = byId.get(answer.flight.id);
+      return copy !== undefined && sameFlight(copy, answer.flight);
     }
-    return [...overlay.ids].some((id) => byId.has(id));
-  });
-  if (kept.length !== current.length) overlays.set(kept);
+    return !answer.ids.some((id) => byId.has(id));
+  };
+  for (const mutation of cache.findAll({ mutationKey: OWN_FLIGHT_CHANGES })) {
+    const { status, data: answer } = mutation.state as ChangeState;
+    if (status === 'error' || (answer && (answer.until <= now || caughtUp(answer))))
+      cache.remove(mutation);
+  }
 }
 
 /** The local rows with the changes on top. */
@@ -139,18 +179,22 @@ function useLocalOwnFlights(airlineId: string): Flight[] | undefined {
 export function useOwnFlights(airlineId: string): OwnFlightsView {
   const local = useLocalOwnFlights(airlineId);
   const status = useSyncStatus();
-  const changes = useStore(overlays);
+  const client = useQueryClient();
+  const changes = useMutationState({
+    filters: { mutationKey: OWN_FLIGHT_CHANGES },
+    select: (mutation) => overlayOf(mutation.mutationId, mutation.state as ChangeState),
+  });
   useEffect(() => {
-    if (local) pruneOverlays(local, Date.now());
-  }, [local, changes]);
+    if (local) pruneChanges(client.getMutationCache(), local, Date.now());
+  }, [client, local, changes]);
   const mine = useMemo(
     () =>
-      changes.filter(
-        (change) =>
-          change.kind === 'delete' ||
-          change.kind === 'gone' ||
-          change.flight.airlineId === airlineId,
-      ),
+      changes.flatMap((change): Overlay[] => {
+        if (change === null) return [];
+        if (change.kind === 'delete' || change.kind === 'gone')
+          return [{ ...change, ids: new Set(change.ids) }];
+        return change.flight.airlineId === airlineId ? [change] : [];
+      }),
     [changes, airlineId],
   );
   const rows = useMemo(() => applyOverlays(local ?? [], mine), [local, mine]);
@@ -165,7 +209,8 @@ function provisionalFlight(
   form: FlightForm,
   id: string,
   airlineId: string,
-  previous: Flight | undefined,
+  previous: Flight | null,
+  submittedAt: number,
 ): Flight {
   return {
     id,
@@ -173,60 +218,62 @@ function provisionalFlight(
     airlineName: previous?.airlineName ?? '',
     ...flightFieldsFromForm(form),
     logo: previous?.logo ?? '',
-    createdAt: previous?.createdAt ?? Date.now(),
+    createdAt: previous?.createdAt ?? submittedAt,
   };
 }
 
 export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
-/** Schedules a prune when a confirmed change's wait runs out (the local data wins then). */
-function expireLater() {
-  setTimeout(() => pruneOverlays(null, Date.now()), CATCH_UP_MS + 50);
+async function resultOf<T>(answer: Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, value: await answer };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }
 
 /**
- * Adds (`previous` null) or updates a flight of `airlineId`: shown at once, then as the server
- * stored it, or gone again when the server refuses (the result carries its reason).
+ * The airline's catalogue changes. `saveOwnFlight` adds (`previous` null) or updates a flight of
+ * `airlineId`: shown at once, then as the server stored it, or gone again when the server refuses
+ * (the result carries its reason). `deleteOwnFlights` marks flights at once, hides them when the
+ * server confirms, and shows them again if it refuses.
  */
-export async function saveOwnFlight(
-  form: FlightForm,
-  airlineId: string,
-  previous: Flight | null,
-): Promise<ActionResult<Flight>> {
-  const op = nextOp++;
-  const provisional = provisionalFlight(
-    form,
-    previous?.id ?? `pending-${op}`,
-    airlineId,
-    previous ?? undefined,
-  );
-  addOverlay(
-    previous
-      ? { op, kind: 'update', flight: provisional }
-      : { op, kind: 'create', flight: provisional },
-  );
-  try {
-    const saved = previous ? await updateFlight(previous.id, form) : await createFlight(form);
-    settleOverlay(op, { op, kind: 'saved', flight: saved, until: Date.now() + CATCH_UP_MS });
-    expireLater();
-    return { ok: true, value: saved };
-  } catch (error) {
-    removeOverlay(op);
-    return { ok: false, error };
-  }
-}
-
-/** Deletes flights: marked at once, gone when the server confirms, back if it refuses. */
-export async function deleteOwnFlights(ids: readonly string[]): Promise<ActionResult<string[]>> {
-  const op = nextOp++;
-  addOverlay({ op, kind: 'delete', ids: new Set(ids) });
-  try {
-    const deleted = await deleteFlights(ids);
-    settleOverlay(op, { op, kind: 'gone', ids: new Set(deleted), until: Date.now() + CATCH_UP_MS });
-    expireLater();
-    return { ok: true, value: deleted };
-  } catch (error) {
-    removeOverlay(op);
-    return { ok: false, error };
-  }
+export function useOwnFlightChanges() {
+  const client = useQueryClient();
+  // A confirmed change's wait runs out: prune then (the local data wins).
+  const expireLater = () =>
+    void setTimeout(
+      () => pruneChanges(client.getMutationCache(), null, Date.now()),
+      CATCH_UP_MS + 50,
+    );
+  const save = useMutation({
+    mutationKey: OWN_FLIGHT_CHANGES,
+    mutationFn: async ({ form, previous }: SaveChange): Promise<SavedAnswer> => {
+      const flight = previous ? await updateFlight(previous.id, form) : await createFlight(form);
+      return { kind: 'saved', flight, until: Date.now() + CATCH_UP_MS };
+    },
+    onSuccess: expireLater,
+  });
+  const remove = useMutation({
+    mutationKey: OWN_FLIGHT_CHANGES,
+    mutationFn: async ({ ids }: DeleteChange): Promise<GoneAnswer> => {
+      const deleted = await deleteFlights(ids);
+      return { kind: 'gone', ids: deleted, until: Date.now() + CATCH_UP_MS };
+    },
+    onSuccess: expireLater,
+  });
+  return {
+    saveOwnFlight: (
+      form: FlightForm,
+      airlineId: string,
+      previous: Flight | null,
+    ): Promise<ActionResult<Flight>> =>
+      resultOf(
+        save
+          .mutateAsync({ kind: 'save', form, airlineId, previous })
+          .then((answer) => answer.flight),
+      ),
+    deleteOwnFlights: (ids: readonly string[]): Promise<ActionResult<string[]>> =>
+      resultOf(remove.mutateAsync({ kind: 'delete', ids }).then((answer) => [...answer.ids])),
+  };
 }
