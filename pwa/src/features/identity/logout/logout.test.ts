@@ -288,9 +288,10 @@ test('offline: the unsent change is counted, "log out anyway" wipes the device a
     discarded: 1,
     serverSession: 'deferred',
   });
-  // At once: the wipe is the bare one (however busy the machine, it takes both alike), not
-  // one that first waits for a push that cannot go, which adds the engine's 2 s push wait.
-  expect(Date.now() - answered).toBeLessThan(2 * bareWipe + 1000);
+  // At once: the bare wipe's work, which a busy machine slows for both alike (hence the half
+  // again, and a second for the noise of two single runs), not that work after a wait for a push
+  // that cannot go, the engine's 2 s push wait.
+  expect(Date.now() - answered).toBeLessThan(1.5 * bareWipe + 1000);
   // Wiped at once; the server session is still open and remembered as to be ended.
   expect(await personalDocuments()).toBe(0);
   expect(engine.user).toBeNull();
