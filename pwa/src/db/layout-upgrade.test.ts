@@ -254,7 +254,7 @@ test("an upgrade from an older layout keeps a customer's unpushed changes, still
   expect(await readGuestCart(db)).toEqual([]);
   await engine.stop();
   await db.close();
-});
+}, 90_000); // Two databases, a migration and two sync runs: ten seconds alone, more among others.
 
 test('a public replica of an older layout is dropped and pulled again from scratch', async () => {
   const name = `replica-${randomUUID()}`;
