@@ -5,39 +5,30 @@ import { AppError, ErrorCode } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Payments } from '../../payments/index.ts';
 import type { TicketService } from '../tickets/tickets.ts';
-import type { NewTicket } from '../tickets/queries.ts';
 import {
-  isActionRequired,
-  PaymentDeclinedError,
-  withTimeout,
-  type PaymentProvider,
-  type WalletUrls,
-} from '../../payments/provider.ts';
-import {
-  cancelOrder,
   findPayment,
   findPaymentByKey,
   findStalledPayments,
   insertPayment,
   type Quote,
-  markCaptured,
-  OrderRefusedError,
   quoteCart,
   releaseLease,
   takeLease,
-  updatePayment,
-  writeOrder,
   type OrderSummary,
   type PaymentRow,
 } from './queries.ts';
 import { findHold } from './hold-queries.ts';
+import { drive, FINAL, runOf, type CheckoutContext, type Run } from './steps.ts';
 import { startPeriodicJob } from '../../lib/periodic-job.ts';
 
+export { walletUrlsFor } from './steps.ts';
+
 /**
- * The checkout state machine (docs/architecture.md §6, migration 005). A payment row, keyed by the caller's
- * idempotency key, records how far one checkout got; `advance` moves it one provider call or one
- * transaction at a time, and whoever holds the row's lease (the request, a retry of it once the
- * lease lapsed, or the reconciler) continues from where it stands:
+ * The checkout state machine (docs/architecture.md §6, migration 005). A payment row, keyed by the
+ * caller's idempotency key, records how far one checkout got; its steps (steps.ts) move it one
+ * provider call or one transaction at a time, and whoever holds the row's lease (the request, a
+ * retry of it once the lease lapsed, on any instance, or the reconciler) continues from where it
+ * stands:
  *
  *   created → authorised → order transaction (stock, order, lines, sales, cart) → captured
  *
@@ -45,8 +36,9 @@ import { startPeriodicJob } from '../../lib/periodic-job.ts';
  * the hold instead of taking stock; a hold released meanwhile ends the checkout as `hold_expired`.
  *
  * A buyer's step at the provider parks the row in `approval_pending`: a wallet order to approve,
- * or a card's 3-D Secure authentication (the card's pending payment in `provider_order_id`).
- * `confirm` (or a retry with the same key, for cards) continues it once the buyer is done.
+ * or a card's 3-D Secure authentication (the card's pending payment in `provider_order_id`, its
+ * client secret in `client_secret`). `confirm` (or a retry with the same key, for cards)
+ * continues it once the buyer is done.
  *
  * Failure rules: a decline before the order is written leaves nothing; no stock or a moved
  * price rolls the transaction back and releases the hold; an unknown outcome (timeout, provider
@@ -73,7 +65,7 @@ export interface CheckoutDeps {
   leaseMs?: number;
   /** How long a duplicate request waits for the one holding the checkout. */
   waitMs?: number;
-  /** The shop's public origin, for wallet return addresses of checkouts resumed off-request. */
+  /** The shop's public origin, for wallet return addresses of checkouts that recorded none. */
   publicOrigin?: string;
 }
 
@@ -81,12 +73,6 @@ export type CheckoutMethod =
   | { type: 'card'; paymentMethodId: string }
   /** `origin`: the shop's origin, where the provider sends the buyer back to `/payment`. */
   | { type: 'wallet'; origin: string };
-
-/** Where the wallet provider sends the buyer after approving or cancelling (the PWA's /payment). */
-export function walletUrlsFor(origin: string, paymentId: string): WalletUrls {
-  const base = `${origin.replace(/\/+$/, '')}/payment?checkout=${encodeURIComponent(paymentId)}`;
-  return { returnUrl: `${base}&wallet=approved`, cancelUrl: `${base}&wallet=cancelled` };
-}
 
 export interface CheckoutInput {
   userId: string;
@@ -125,9 +111,7 @@ export class PaymentPendingError extends AppError {
   }
 }
 
-const FINAL: ReadonlySet<string> = new Set(['captured', 'released', 'failed']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function requestHash(
   amountCents: number,
   method: 'card' | 'wallet',
@@ -166,367 +150,259 @@ function failureOf(payment: PaymentRow): AppError {
   );
 }
 
-export function createCheckout(deps: CheckoutDeps) {
-  const { sql, logger, payments } = deps;
-  const leaseMs = deps.leaseMs ?? Math.max(60_000, payments.settings.timeoutMs * 4);
-  const waitMs = deps.waitMs ?? 25_000;
-  const timeoutMs = payments.settings.timeoutMs;
+/** The checkout's settings and dependencies, shared by every drive. */
+interface Shop extends CheckoutContext {
+  /** How long a duplicate request waits for the one holding the checkout. */
+  waitMs: number;
+}
 
-  function providerOf(payment: PaymentRow): PaymentProvider {
-    const provider = payments.byName(payment.provider);
-    if (!provider)
-      throw new Error(
-        `payment ${payment.id} belongs to provider ${payment.provider}, which is not configured`,
-      );
-    return provider;
-  }
+function shopOf(deps: CheckoutDeps): Shop {
+  const { payments } = deps;
+  return {
+    sql: deps.sql,
+    logger: deps.logger,
+    payments,
+    tickets: deps.tickets,
+    onCaptured: deps.onCaptured,
+    leaseMs: deps.leaseMs ?? Math.max(60_000, payments.settings.timeoutMs * 4),
+    waitMs: deps.waitMs ?? 25_000,
+    timeoutMs: payments.settings.timeoutMs,
+    publicOrigin: deps.publicOrigin,
+  };
+}
 
-  /** A provider's decline ends the payment as failed, with its reason; any other error is thrown on. */
-  function recordDecline(payment: PaymentRow, error: unknown): Promise<PaymentRow> {
-    if (!(error instanceof PaymentDeclinedError)) throw error;
-    return updatePayment(
-      sql,
-      payment.id,
-      { status: 'failed', failure_code: error.code, failure_message: error.message },
-      0,
-    );
-  }
-
-  /**
-   * Moves a checkout whose lease we hold as far as it goes. `forward` completes the purchase
-   * (the buyer's request or its retry); `rollback` is the reconciler's: a checkout that stalled
-   * before its order was written is undone, one that stalled after is captured.
-   */
-  async function advance(start: PaymentRow, mode: 'forward' | 'rollback'): Promise<PaymentRow> {
-    let payment = start;
-    // The order's signed tickets, when this call wrote the order (read in its round trip).
-    let tickets: NewTicket[] | undefined;
-    const provider = providerOf(payment);
-    const key = payment.idempotency_key;
-    const scopedKey = `${payment.user_id}:${key}`;
-    for (;;) {
-      if (FINAL.has(payment.status)) return payment;
-      if (payment.status === 'approval_pending' && payment.method === 'card') {
-        // The card's 3-D Secure step: where does the buyer's authentication stand?
-        const intentId = payment.provider_order_id ?? '';
-        if (mode === 'rollback') {
-          // Abandoned: whatever the buyer did, nothing may stay held.
-          await withTimeout(provider.release(intentId, scopedKey), timeoutMs, 'release');
-          payment = await updatePayment(
-            sql,
-            payment.id,
-            {
-              status: 'failed',
-              failure_code: 'expired',
-              failure_message: 'The card authentication was not completed',
-            },
-            0,
-          );
-          continue;
-        }
-        if (!provider.resumeAuthorization) throw new Error(`${provider.name} has no buyer step`);
-        try {
-          const result = await withTimeout(
-            provider.resumeAuthorization(intentId),
-            timeoutMs,
-            'resume authorisation',
-          );
-          if (isActionRequired(result)) {
-            // Still the buyer's turn: let go of the row so that their next confirm can take it.
-            await releaseLease(sql, payment.id);
-            clientSecrets.set(payment.id, result.clientSecret);
-            return payment;
-          }
-          // Held now: recorded before the order, so a crash here continues from `authorized`.
-          payment = await updatePayment(
-            sql,
-            payment.id,
-            { status: 'authorized', provider_payment_id: result.id },
-            leaseMs,
-          );
-        } catch (error) {
-          payment = await recordDecline(payment, error);
-        }
-        continue;
-      }
-      if (payment.status === 'approval_pending') {
-        if (mode === 'rollback') {
-          payment = await updatePayment(
-            sql,
-            payment.id,
-            {
-              status: 'failed',
-              failure_code: 'expired',
-              failure_message: 'The wallet approval expired',
-            },
-            0,
-          );
-          continue;
-        }
-        return payment;
-      }
-      if (payment.status === 'created') {
-        if (payment.method === 'wallet') {
-          if (mode === 'rollback') {
-            payment = await updatePayment(
-              sql,
-              payment.id,
-              { status: 'failed', failure_code: 'abandoned', failure_message: null },
-              0,
-            );
-            continue;
-          }
-          if (!provider.createWalletOrder) throw new Error(`${provider.name} has no wallet`);
-          const order = await withTimeout(
-            provider.createWalletOrder(payment.amount_cents, scopedKey, walletUrlsOf(payment)),
-            timeoutMs,
-            'wallet order',
-          );
-          payment = await updatePayment(
-            sql,
-            payment.id,
-            {
-              status: 'approval_pending',
-              provider_order_id: order.orderId,
-              approval_url: order.approvalUrl,
-            },
-            0,
-          );
-          return payment;
-        }
-        let authorizationId: string;
-        try {
-          const authorization = await withTimeout(
-            provider.authorize(payment.amount_cents, scopedKey, {
-              type: 'card',
-              id: payment.payment_method ?? '',
-              receiptEmail: payment.receipt_email ?? undefined,
-            }),
-            timeoutMs,
-            'authorise',
-          );
-          if (isActionRequired(authorization)) {
-            // 3-D Secure: nothing is held until the buyer authenticates.
-            payment = await updatePayment(
-              sql,
-              payment.id,
-              { status: 'approval_pending', provider_order_id: authorization.id },
-              0,
-            );
-            if (mode === 'rollback') continue;
-            clientSecrets.set(payment.id, authorization.clientSecret);
-            return payment;
-          }
-          authorizationId = authorization.id;
-        } catch (error) {
-          payment = await recordDecline(payment, error);
-          continue;
-        }
-        if (mode === 'rollback') {
-          payment = await updatePayment(
-            sql,
-            payment.id,
-            {
-              status: 'authorized',
-              provider_payment_id: authorizationId,
-              failure_code: 'abandoned',
-            },
-            leaseMs,
-          );
-          continue;
-        }
-        // The authorisation is recorded together with the order (one commit fewer). A crash
-        // before that commit leaves the row `created`: the same idempotency key finds the hold again.
-        ({ payment, tickets } = await takeStock(payment, authorizationId));
-        continue;
-      }
-      // authorized
-      const authorizationId = payment.provider_payment_id!;
-      if (payment.order_id === null) {
-        if (payment.failure_code !== null || mode === 'rollback') {
-          await withTimeout(provider.release(authorizationId, scopedKey), timeoutMs, 'release');
-          payment = await updatePayment(
-            sql,
-            payment.id,
-            { status: 'released', failure_code: payment.failure_code ?? 'abandoned' },
-            0,
-          );
-          continue;
-        }
-        ({ payment, tickets } = await takeStock(payment, authorizationId));
-        continue;
-      }
-      // The order is written: only forward.
-      try {
-        await withTimeout(
-          provider.capture(authorizationId, payment.amount_cents, scopedKey),
-          timeoutMs,
-          'capture',
-        );
-      } catch (error) {
-        if (!(error instanceof PaymentDeclinedError)) throw error;
-        logger.warn(
-          { paymentId: payment.id, code: error.code },
-          'capture refused; cancelling the order',
-        );
-        payment = await cancelOrder(sql, payment, 'capture_failed', error.message);
-        await withTimeout(provider.release(authorizationId, scopedKey), timeoutMs, 'release').catch(
-          () => {},
-        );
-        continue;
-      }
-      // An order written earlier (a retry, the reconciler) has its tickets signed now.
-      tickets ??= await deps.tickets?.signForPayment(sql, payment.id);
-      const confirmed = await markCaptured(sql, payment, tickets);
-      payment = confirmed.payment;
-      if (mode === 'forward' && confirmed.order) confirmedOrders.set(payment.id, confirmed.order);
-      if (deps.onCaptured) {
-        const captured = payment;
-        deps
-          .onCaptured(captured, confirmed.order)
-          .catch((error: unknown) =>
-            logger.error({ err: error, paymentId: captured.id }, 'receipt failed'),
-          );
-      }
-    }
-  }
-
-  /**
-   * The order transaction for an authorised payment, and the signed tickets of the order it wrote
-   * (read in its round trip). Refused (no stock, price moved): the decision to roll back is
-   * recorded first, so whoever continues after a crash only releases.
-   */
-  async function takeStock(
-    payment: PaymentRow,
-    authorizationId: string,
-  ): Promise<{ payment: PaymentRow; tickets?: NewTicket[] | undefined }> {
-    const { tickets } = deps;
-    try {
-      const written = await writeOrder(
-        sql,
-        payment,
-        authorizationId,
-        tickets && ((db) => tickets.signForPayment(db, payment.id)),
-      );
-      return { payment: written.payment, tickets: written.after };
-    } catch (error) {
-      if (!(error instanceof OrderRefusedError)) throw error;
-      if (error.reason === 'payment_moved')
-        return { payment: (await findPayment(sql, payment.id))! };
-      const refused = await updatePayment(
-        sql,
-        payment.id,
-        {
-          status: 'authorized',
-          provider_payment_id: authorizationId,
-          failure_code: error.reason,
-          failure_message: error.message,
-        },
-        leaseMs,
-      );
-      return { payment: refused };
-    }
-  }
-
-  // The shop origin a wallet checkout started from, while its request runs.
-  const walletOrigins = new Map<string, string>();
-  // A card's 3-D Secure client secret, from the provider to this request's answer. Never stored:
-  // a later request asks the provider again.
-  const clientSecrets = new Map<string, string>();
-  // The order a capture confirmed, read in the confirmation's round trip, for this request's
-  // answer (a replay reads it again: routes.ts `answer`).
-  const confirmedOrders = new Map<string, OrderSummary>();
-  function walletUrlsOf(payment: PaymentRow): WalletUrls {
-    return walletUrlsFor(walletOrigins.get(payment.id) ?? deps.publicOrigin ?? '', payment.id);
-  }
-
-  /** Advances under our lease; an unknown outcome leaves the row for a retry or the reconciler. */
-  async function drive(payment: PaymentRow, mode: 'forward' | 'rollback'): Promise<PaymentRow> {
-    try {
-      return await advance(payment, mode);
-    } catch (error) {
-      logger.warn(
-        { err: error, paymentId: payment.id, status: payment.status },
-        'checkout interrupted',
-      );
-      await releaseLease(sql, payment.id).catch(() => {});
-      if (error instanceof AppError) throw error;
-      throw new PaymentPendingError(payment.id);
-    }
-  }
-
-  function outcomeOf(payment: PaymentRow): CheckoutOutcome {
-    const clientSecret = clientSecrets.get(payment.id);
-    clientSecrets.delete(payment.id);
-    const order = confirmedOrders.get(payment.id);
-    confirmedOrders.delete(payment.id);
-    if (payment.status === 'captured' && payment.order_id) {
-      return { status: 'completed', payment, orderId: payment.order_id, order };
-    }
-    if (payment.status === 'approval_pending' && payment.method === 'card' && clientSecret) {
-      return { status: 'action_required', payment, clientSecret };
-    }
-    if (payment.status === 'approval_pending' && payment.approval_url) {
-      return { status: 'approval_required', payment, approvalUrl: payment.approval_url };
-    }
-    if (FINAL.has(payment.status)) throw failureOf(payment);
+/** Drives forward a checkout whose lease we hold; an unknown outcome leaves the row for a retry. */
+async function driveLeased(shop: Shop, payment: PaymentRow, buyerBack = false): Promise<Run> {
+  try {
+    const run = runOf(shop, payment, 'forward', buyerBack);
+    await drive(run);
+    return run;
+  } catch (error) {
+    const context = { err: error, paymentId: payment.id, status: payment.status };
+    shop.logger.warn(context, 'checkout interrupted');
+    await releaseLease(shop.sql, payment.id).catch(() => {});
+    if (error instanceof AppError) throw error;
     throw new PaymentPendingError(payment.id);
   }
+}
 
-  /** A request whose key is already taken: wait for the holder, or continue when it is gone. */
-  async function replay(payment: PaymentRow, hash: string | undefined): Promise<CheckoutOutcome> {
-    if (hash !== undefined && payment.request_hash !== hash) {
-      throw new AppError(
-        ErrorCode.Conflict,
-        'This Idempotency-Key was already used for a different checkout',
-        {
-          reason: 'idempotency_key_reused',
-        },
+/**
+ * The answer for where a checkout stands. `order`: the order this request's drive confirmed (a
+ * replay reads it again: routes.ts `answer`). The 3-D Secure client secret comes from the row, and
+ * only ever to the payment's owner: the start and confirm of their own checkout call this.
+ */
+function outcomeOf(payment: PaymentRow, order?: OrderSummary): CheckoutOutcome {
+  if (payment.status === 'captured' && payment.order_id) {
+    return { status: 'completed', payment, orderId: payment.order_id, order };
+  }
+  const clientSecret = payment.client_secret;
+  if (payment.status === 'approval_pending' && payment.method === 'card' && clientSecret) {
+    return { status: 'action_required', payment, clientSecret };
+  }
+  if (payment.status === 'approval_pending' && payment.approval_url) {
+    return { status: 'approval_required', payment, approvalUrl: payment.approval_url };
+  }
+  if (FINAL.has(payment.status)) throw failureOf(payment);
+  throw new PaymentPendingError(payment.id);
+}
+
+/** A request whose key is already taken: wait for the holder, or continue when it is gone. */
+async function replay(
+  shop: Shop,
+  payment: PaymentRow,
+  hash: string | undefined,
+): Promise<CheckoutOutcome> {
+  if (hash !== undefined && payment.request_hash !== hash) {
+    throw new AppError(
+      ErrorCode.Conflict,
+      'This Idempotency-Key was already used for a different checkout',
+      { reason: 'idempotency_key_reused' },
+    );
+  }
+  const deadline = Date.now() + shop.waitMs;
+  let pause = 10;
+  let current = payment;
+  for (;;) {
+    // A wallet waits for the buyer's approval (confirm continues it); a card's 3-D Secure step
+    // is looked up again at the provider, so a retry after the buyer authenticated completes.
+    const buyersTurn = current.status === 'approval_pending' && current.method === 'wallet';
+    if (FINAL.has(current.status) || buyersTurn) return outcomeOf(current);
+    const leased = await takeLease(shop.sql, current.id, shop.leaseMs);
+    if (leased) {
+      const run = await driveLeased(shop, leased);
+      return outcomeOf(run.payment, run.order);
+    }
+    if (Date.now() > deadline) throw new PaymentPendingError(current.id);
+    await sleep(pause);
+    pause = Math.min(pause * 2, 200);
+    current = (await findPayment(shop.sql, current.id))!;
+  }
+}
+
+/**
+ * The quote of a payment against a seat hold: the hold's lines and totals, if the hold is the
+ * caller's and still holds its seats. (A replay of a started checkout never gets here.)
+ */
+async function heldQuote(sql: Sql, userId: string, holdId: string): Promise<Quote> {
+  const hold = await findHold(sql, holdId);
+  // Security: another customer's hold is answered like an unknown one.
+  if (!hold || hold.user_id !== userId) {
+    throw new AppError(ErrorCode.NotFound, messages.holdNotFound);
+  }
+  if (hold.status !== 'active' || hold.expires_in_ms <= 0) throw holdExpiredError();
+  return {
+    lines: hold.lines.map((line) => ({ ...line, unitPriceCents: Number(line.unitPriceCents) })),
+    totals: {
+      subtotalCents: hold.subtotal_cents,
+      feeCents: hold.fee_cents,
+      totalCents: hold.total_cents,
+    },
+    unavailable: [],
+    cartVersion: '',
+  };
+}
+
+/** A quote the checkout may charge: not empty, in stock, and the total the client agreed to. */
+function judgeQuote(quote: Quote, amountCents: number): void {
+  if (quote.lines.length === 0)
+    throw new AppError(ErrorCode.BadRequest, 'Your cart is empty', { reason: 'empty_cart' });
+  if (quote.unavailable.length > 0) {
+    throw new AppError(ErrorCode.Conflict, messages.noStockAvailable, {
+      reason: 'no_stock',
+      flights: quote.unavailable,
+    });
+  }
+  if (quote.totals.totalCents !== amountCents) {
+    // The server's quote (the hold's, or the cart's now) is in the details: a client shows
+    // the old and new totals and, once the buyer agrees, pays the new one (a re-quote).
+    throw new AppError(ErrorCode.Conflict, PRICE_CHANGED, {
+      reason: 'price_changed',
+      ...quote.totals,
+    });
+  }
+}
+
+async function start(shop: Shop, input: CheckoutInput): Promise<CheckoutOutcome> {
+  const { sql } = shop;
+  const method = input.method;
+  const provider = shop.payments.forMethod(method.type);
+  if (!provider) {
+    throw new AppError(ErrorCode.BadRequest, `Payment by ${method.type} is not available`, {
+      reason: 'method_unavailable',
+    });
+  }
+  const storedMethod =
+    method.type === 'card' ? provider.normalizeCardMethod(method.paymentMethodId) : null;
+  const hash = requestHash(input.amountCents, method.type, storedMethod, input.holdId);
+  const [existing, cartQuote] = await Promise.all([
+    findPaymentByKey(sql, input.userId, input.idempotencyKey),
+    input.holdId === undefined ? quoteCart(sql, input.userId) : undefined,
+  ]);
+  if (existing) return replay(shop, existing, hash);
+  const quote = cartQuote ?? (await heldQuote(sql, input.userId, input.holdId!));
+  judgeQuote(quote, input.amountCents);
+  const created = await insertPayment(sql, {
+    userId: input.userId,
+    provider: provider.name,
+    idempotencyKey: input.idempotencyKey,
+    method: method.type,
+    paymentMethod: storedMethod,
+    requestHash: hash,
+    lines: quote.lines,
+    totals: quote.totals,
+    receiptEmail: input.receiptEmail ?? null,
+    leaseMs: shop.leaseMs,
+    holdId: input.holdId,
+    walletOrigin: method.type === 'wallet' ? method.origin : undefined,
+  });
+  if (!created)
+    return replay(shop, (await findPaymentByKey(sql, input.userId, input.idempotencyKey))!, hash);
+  const run = await driveLeased(shop, created);
+  return outcomeOf(run.payment, run.order);
+}
+
+async function confirm(shop: Shop, userId: string, paymentId: string): Promise<CheckoutOutcome> {
+  const payment = await findPayment(shop.sql, paymentId);
+  // Security: another customer's payment id is answered like an unknown one.
+  if (!payment || payment.user_id !== userId) {
+    throw new AppError(ErrorCode.NotFound, 'No such checkout');
+  }
+  if (payment.method === 'card' || payment.status !== 'approval_pending')
+    return replay(shop, payment, undefined);
+  const leased = await takeLease(shop.sql, payment.id, shop.leaseMs);
+  if (!leased) return replay(shop, payment, undefined);
+  const run = await driveLeased(shop, leased, true);
+  return outcomeOf(run.payment, run.order);
+}
+
+async function settle(shop: Shop, paymentId: string): Promise<PaymentRow | undefined> {
+  const leased = await takeLease(shop.sql, paymentId, shop.leaseMs);
+  if (!leased) return undefined;
+  try {
+    return await drive(runOf(shop, leased, 'rollback'));
+  } catch (error) {
+    await releaseLease(shop.sql, paymentId).catch(() => {});
+    throw error;
+  }
+}
+
+async function status(shop: Shop, userId: string, paymentId: string): Promise<PaymentRow> {
+  const payment = await findPayment(shop.sql, paymentId);
+  if (!payment || payment.user_id !== userId)
+    throw new AppError(ErrorCode.NotFound, 'No such checkout');
+  return payment;
+}
+
+export interface ReconcileOptions {
+  asOf?: Date;
+  staleAfterMs?: number;
+  walletExpiryMs?: number;
+  limit?: number;
+  userId?: string;
+}
+
+export interface ReconcileReport {
+  examined: number;
+  captured: number;
+  released: number;
+  failed: number;
+  errors: number;
+}
+
+async function reconcile(shop: Shop, options: ReconcileOptions = {}): Promise<ReconcileReport> {
+  const { sql, logger } = shop;
+  const asOf = options.asOf ?? new Date();
+  const stalled = await findStalledPayments(sql, {
+    asOf,
+    staleAfterMs: options.staleAfterMs ?? 2 * 60_000,
+    walletExpiryMs: options.walletExpiryMs ?? 3 * 60 * 60_000,
+    limit: options.limit ?? 200,
+    userId: options.userId,
+  });
+  const report = { examined: stalled.length, captured: 0, released: 0, failed: 0, errors: 0 };
+  for (const { id } of stalled) {
+    const leased = await takeLease(sql, id, shop.leaseMs, asOf);
+    if (!leased) continue;
+    try {
+      const done = await drive(runOf(shop, leased, 'rollback'));
+      if (done.status === 'captured') report.captured += 1;
+      else if (done.status === 'released') report.released += 1;
+      else if (done.status === 'failed') report.failed += 1;
+    } catch (error) {
+      report.errors += 1;
+      logger.warn(
+        { err: error, paymentId: id },
+        'reconcile could not finish a checkout; will retry',
       );
-    }
-    const deadline = Date.now() + waitMs;
-    let pause = 10;
-    let current = payment;
-    for (;;) {
-      // A wallet waits for the buyer's approval (confirm continues it); a card's 3-D Secure step
-      // is looked up again at the provider, so a retry after the buyer authenticated completes.
-      if (
-        FINAL.has(current.status) ||
-        (current.status === 'approval_pending' && current.method === 'wallet')
-      )
-        return outcomeOf(current);
-      const leased = await takeLease(sql, current.id, leaseMs);
-      if (leased) return outcomeOf(await drive(leased, 'forward'));
-      if (Date.now() > deadline) throw new PaymentPendingError(current.id);
-      await sleep(pause);
-      pause = Math.min(pause * 2, 200);
-      current = (await findPayment(sql, current.id))!;
+      await releaseLease(sql, id).catch(() => {});
     }
   }
+  if (report.examined > 0) logger.info(report, 'payments reconciled');
+  return report;
+}
 
-  /**
-   * The quote of a payment against a seat hold: the hold's lines and totals, if the hold is the
-   * caller's and still holds its seats. (A replay of a started checkout never gets here.)
-   */
-  async function heldQuote(userId: string, holdId: string): Promise<Quote> {
-    const hold = await findHold(sql, holdId);
-    // Security: another customer's hold is answered like an unknown one.
-    if (!hold || hold.user_id !== userId) {
-      throw new AppError(ErrorCode.NotFound, messages.holdNotFound);
-    }
-    if (hold.status !== 'active' || hold.expires_in_ms <= 0) throw holdExpiredError();
-    return {
-      lines: hold.lines.map((line) => ({ ...line, unitPriceCents: Number(line.unitPriceCents) })),
-      totals: {
-        subtotalCents: hold.subtotal_cents,
-        feeCents: hold.fee_cents,
-        totalCents: hold.total_cents,
-      },
-      unavailable: [],
-      cartVersion: '',
-    };
-  }
-
+export function createCheckout(deps: CheckoutDeps) {
+  const shop = shopOf(deps);
   return {
     /**
      * Starts (or, for a known key, replays) a checkout of the caller's server-side cart, or of
@@ -534,137 +410,25 @@ export function createCheckout(deps: CheckoutDeps) {
      * @throws AppError 400 empty cart / method unavailable, 409 no stock / price changed /
      *         key reused, 402 declined, 503 outcome unknown (retry with the same key).
      */
-    async start(input: CheckoutInput): Promise<CheckoutOutcome> {
-      const provider = payments.forMethod(input.method.type);
-      if (!provider) {
-        throw new AppError(
-          ErrorCode.BadRequest,
-          `Payment by ${input.method.type} is not available`,
-          { reason: 'method_unavailable' },
-        );
-      }
-      const storedMethod =
-        input.method.type === 'card'
-          ? provider.normalizeCardMethod(input.method.paymentMethodId)
-          : null;
-      const hash = requestHash(input.amountCents, input.method.type, storedMethod, input.holdId);
-      const [existing, cartQuote] = await Promise.all([
-        findPaymentByKey(sql, input.userId, input.idempotencyKey),
-        input.holdId === undefined ? quoteCart(sql, input.userId) : undefined,
-      ]);
-      if (existing) return replay(existing, hash);
-      const quote = cartQuote ?? (await heldQuote(input.userId, input.holdId!));
-
-      if (quote.lines.length === 0)
-        throw new AppError(ErrorCode.BadRequest, 'Your cart is empty', { reason: 'empty_cart' });
-      if (quote.unavailable.length > 0) {
-        throw new AppError(ErrorCode.Conflict, messages.noStockAvailable, {
-          reason: 'no_stock',
-          flights: quote.unavailable,
-        });
-      }
-      if (quote.totals.totalCents !== input.amountCents) {
-        // The server's quote (the hold's, or the cart's now) is in the details: a client shows
-        // the old and new totals and, once the buyer agrees, pays the new one (a re-quote).
-        throw new AppError(ErrorCode.Conflict, PRICE_CHANGED, {
-          reason: 'price_changed',
-          ...quote.totals,
-        });
-      }
-      const created = await insertPayment(sql, {
-        userId: input.userId,
-        provider: provider.name,
-        idempotencyKey: input.idempotencyKey,
-        method: input.method.type,
-        paymentMethod: storedMethod,
-        requestHash: hash,
-        lines: quote.lines,
-        totals: quote.totals,
-        receiptEmail: input.receiptEmail ?? null,
-        leaseMs,
-        holdId: input.holdId,
-      });
-      if (!created)
-        return replay((await findPaymentByKey(sql, input.userId, input.idempotencyKey))!, hash);
-      if (input.method.type === 'wallet') walletOrigins.set(created.id, input.method.origin);
-      try {
-        return outcomeOf(await drive(created, 'forward'));
-      } finally {
-        walletOrigins.delete(created.id);
-      }
-    },
+    start: (input: CheckoutInput): Promise<CheckoutOutcome> => start(shop, input),
 
     /**
      * The buyer is back from their step at the provider: a wallet order approved (authorise it
      * and finish), or a card's 3-D Secure done (or a card checkout whose answer was lost):
-     * continue it as a retry with its key would.
+     * continue it as a retry with its key would. Any instance: the row holds what it needs.
      */
-    async confirm(userId: string, paymentId: string): Promise<CheckoutOutcome> {
-      const payment = await findPayment(sql, paymentId);
-      // Security: another customer's payment id is answered like an unknown one.
-      if (!payment || payment.user_id !== userId) {
-        throw new AppError(ErrorCode.NotFound, 'No such checkout');
-      }
-      if (payment.method === 'card' || payment.status !== 'approval_pending')
-        return replay(payment, undefined);
-      const leased = await takeLease(sql, payment.id, leaseMs);
-      if (!leased) return replay(payment, undefined);
-      const provider = providerOf(leased);
-      try {
-        const authorization = await withTimeout(
-          provider.authorize(leased.amount_cents, `${leased.user_id}:${leased.idempotency_key}`, {
-            type: 'wallet',
-            orderId: leased.provider_order_id ?? '',
-          }),
-          timeoutMs,
-          'authorise wallet',
-        );
-        if (isActionRequired(authorization)) throw new Error('a wallet has no buyer step here');
-        const authorized = await updatePayment(
-          sql,
-          leased.id,
-          { status: 'authorized', provider_payment_id: authorization.id },
-          leaseMs,
-        );
-        return outcomeOf(await drive(authorized, 'forward'));
-      } catch (error) {
-        await releaseLease(sql, leased.id).catch(() => {});
-        if (error instanceof PaymentDeclinedError) {
-          if (error.code === 'wallet_not_approved') {
-            throw new AppError(ErrorCode.PaymentFailed, error.message, {
-              reason: error.code,
-              retryable: true,
-            });
-          }
-          throw failureOf(await recordDecline(leased, error));
-        }
-        if (error instanceof AppError) throw error;
-        throw new PaymentPendingError(leased.id);
-      }
-    },
+    confirm: (userId: string, paymentId: string): Promise<CheckoutOutcome> =>
+      confirm(shop, userId, paymentId),
 
     /**
      * A provider told us (webhook) that a payment was captured or cancelled on its side: finish
      * that checkout now, as the reconciler would, unless a request is working on it.
      */
-    async settle(paymentId: string): Promise<PaymentRow | undefined> {
-      const leased = await takeLease(sql, paymentId, leaseMs);
-      if (!leased) return undefined;
-      try {
-        return await advance(leased, 'rollback');
-      } catch (error) {
-        await releaseLease(sql, paymentId).catch(() => {});
-        throw error;
-      }
-    },
+    settle: (paymentId: string): Promise<PaymentRow | undefined> => settle(shop, paymentId),
 
     /** Where a checkout stands (for the buyer's own polling). */
-    async status(userId: string, paymentId: string): Promise<PaymentRow> {
-      const payment = await findPayment(sql, paymentId);
-      if (!payment || payment.user_id !== userId)
-        throw new AppError(ErrorCode.NotFound, 'No such checkout');
-      return payment;
-    },
+    status: (userId: string, paymentId: string): Promise<PaymentRow> =>
+      status(shop, userId, paymentId),
 
     /**
      * The crash-recovery step: finishes checkouts that stalled (a crash or an unanswered provider
@@ -673,50 +437,8 @@ export function createCheckout(deps: CheckoutDeps) {
      * is cancelled and its stock returned). Wallet approvals never completed expire.
      * Run at start-up and every minute; safe on several instances at once (leases).
      */
-    async reconcile(
-      options: {
-        asOf?: Date;
-        staleAfterMs?: number;
-        walletExpiryMs?: number;
-        limit?: number;
-        userId?: string;
-      } = {},
-    ): Promise<{
-      examined: number;
-      captured: number;
-      released: number;
-      failed: number;
-      errors: number;
-    }> {
-      const asOf = options.asOf ?? new Date();
-      const stalled = await findStalledPayments(sql, {
-        asOf,
-        staleAfterMs: options.staleAfterMs ?? 2 * 60_000,
-        walletExpiryMs: options.walletExpiryMs ?? 3 * 60 * 60_000,
-        limit: options.limit ?? 200,
-        userId: options.userId,
-      });
-      const report = { examined: stalled.length, captured: 0, released: 0, failed: 0, errors: 0 };
-      for (const { id } of stalled) {
-        const leased = await takeLease(sql, id, leaseMs, asOf);
-        if (!leased) continue;
-        try {
-          const done = await advance(leased, 'rollback');
-          if (done.status === 'captured') report.captured += 1;
-          else if (done.status === 'released') report.released += 1;
-          else if (done.status === 'failed') report.failed += 1;
-        } catch (error) {
-          report.errors += 1;
-          logger.warn(
-            { err: error, paymentId: id },
-            'reconcile could not finish a checkout; will retry',
-          );
-          await releaseLease(sql, id).catch(() => {});
-        }
-      }
-      if (report.examined > 0) logger.info(report, 'payments reconciled');
-      return report;
-    },
+    reconcile: (options: ReconcileOptions = {}): Promise<ReconcileReport> =>
+      reconcile(shop, options),
   };
 }
 

@@ -89,6 +89,13 @@ export interface PaymentRow {
   receipt_email: string | null;
   /** The seat hold this checkout pays (migration 012): its order consumes the hold. */
   hold_id: string | null;
+  /**
+   * A card's 3-D Secure step (migration 026): what the buyer's browser needs to complete it, while
+   * `approval_pending`. Security: answered only to the payment's owner.
+   */
+  client_secret: string | null;
+  /** The shop origin a wallet checkout started from, where the wallet sends the buyer back. */
+  wallet_origin: string | null;
   locked_until: Date;
   created_at: Date;
   updated_at: Date;
@@ -123,17 +130,20 @@ export interface NewPayment {
   leaseMs: number;
   /** The seat hold it pays, whose quote `lines` and `totals` are. */
   holdId?: string | undefined;
+  /** A wallet checkout's shop origin (`wallet_origin`). */
+  walletOrigin?: string | undefined;
 }
 
 /** Claims the idempotency key: the new row, or undefined when another request holds the key. */
 export async function insertPayment(sql: Sql, p: NewPayment): Promise<PaymentRow | undefined> {
   const [row] = await sql<PaymentRow[]>`
     INSERT INTO payments (user_id, provider, idempotency_key, amount_cents, subtotal_cents, fee_cents, status,
-                          method, payment_method, request_hash, lines, receipt_email, locked_until, hold_id)
+                          method, payment_method, request_hash, lines, receipt_email, locked_until, hold_id,
+                          wallet_origin)
     VALUES (${p.userId}, ${p.provider}, ${p.idempotencyKey}, ${p.totals.totalCents}, ${p.totals.subtotalCents},
             ${p.totals.feeCents}, 'created', ${p.method}, ${p.paymentMethod}, ${p.requestHash},
             ${sql.json(p.lines as never)}, ${p.receiptEmail}, now() + ${p.leaseMs} * interval '1 millisecond',
-            ${p.holdId ?? null})
+            ${p.holdId ?? null}, ${p.walletOrigin ?? null})
     ON CONFLICT (user_id, idempotency_key) DO NOTHING
     RETURNING *`;
   return row;
@@ -161,6 +171,24 @@ export async function releaseLease(sql: Sql, id: string): Promise<void> {
   await sql`UPDATE payments SET locked_until = now() WHERE id = ${id}`;
 }
 
+/**
+ * The buyer's turn (a card's 3-D Secure step still open): the lease is given back so that their
+ * next confirm takes it, and the step's client secret kept (`updated_at`, the reconciler's clock
+ * for an abandoned step, stays).
+ */
+export async function pauseForBuyer(
+  sql: Sql,
+  id: string,
+  clientSecret: string,
+): Promise<PaymentRow> {
+  const [row] = await sql<PaymentRow[]>`
+    UPDATE payments SET client_secret = ${clientSecret}, locked_until = now()
+    WHERE id = ${id}
+    RETURNING *`;
+  if (!row) throw new Error(`payment ${id} vanished`);
+  return row;
+}
+
 /** Moves a payment to a new state, renewing the lease of the request that moves it. */
 export async function updatePayment(
   sql: Sql,
@@ -174,6 +202,7 @@ export async function updatePayment(
       | 'approval_url'
       | 'failure_code'
       | 'failure_message'
+      | 'client_secret'
     >
   >,
   leaseMs: number,
