@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import { holdShareExceeded, messages, type SeatHold, type SeatHoldLine } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
 import { beginRetryingDeadlocks, lockFlights, lockPartition } from '../../db/locks.ts';
@@ -105,10 +106,104 @@ function checkShareOf(
   }
 }
 
+/**
+ * Holds the caller's server-side cart (see `createHolds().hold`). Before any lock: a replay answers
+ * at once, and a cart the stock cannot cover is refused without queueing on its flights' rows (a
+ * sold-out flight's buyers do not wait in line to hear it). `takeHold` decides again under the
+ * locks.
+ */
+async function holdCart(
+  sql: Sql,
+  settings: HoldSettings,
+  userId: string,
+  idempotencyKey: string | undefined,
+): Promise<{ hold: Hold; created: boolean }> {
+  if (idempotencyKey !== undefined) {
+    const replayed = await findHoldByKey(sql, userId, idempotencyKey);
+    if (replayed) return { hold: replayed, created: false };
+  }
+  const [seen, ownHold] = await Promise.all([
+    readCartSeats(sql, userId),
+    findActiveHold(sql, userId),
+  ]);
+  const ownSeats = new Map((ownHold?.lines ?? []).map((line) => [line.flightId, line.amount]));
+  const short = seen.filter(
+    (line) => line.deleted || line.tickets + (ownSeats.get(line.flightId) ?? 0) < line.amount,
+  );
+  if (short.length > 0) throw noStock(short, ownSeats);
+  return beginRetryingDeadlocks(sql, (tx) =>
+    takeHold(tx, settings, { userId, idempotencyKey, seen, ownSeats }),
+  );
+}
+
+/** The hold's transaction: the cart's seats taken under the customer's and the flights' locks. */
+async function takeHold(
+  tx: postgres.TransactionSql,
+  settings: HoldSettings,
+  request: {
+    userId: string;
+    idempotencyKey: string | undefined;
+    /** The cart's seats as read before the locks. */
+    seen: CartSeatLine[];
+    /** The seats of the customer's active hold, by flight. */
+    ownSeats: ReadonlyMap<string, number>;
+  },
+): Promise<{ hold: Hold; created: boolean }> {
+  const { userId, idempotencyKey, seen, ownSeats } = request;
+  // The customer's partition: their cart cannot change, and their other hold requests
+  // wait, until this one has decided.
+  await lockPartition(tx, userId);
+  if (idempotencyKey !== undefined) {
+    const replayed = await findHoldByKey(tx, userId, idempotencyKey);
+    if (replayed) return { hold: replayed, created: false };
+  }
+  const [earlier, cartNow] = await Promise.all([
+    findActiveHold(tx, userId),
+    readCartLines(tx, userId),
+  ]);
+  if (cartNow.length === 0) {
+    throw new AppError(ErrorCode.BadRequest, 'Your cart is empty', { reason: 'empty_cart' });
+  }
+  // The share cap, from the flights' seats (sold + held + left: holds and sales only move
+  // seats between those, so a read before the locks is as good as one under them).
+  const cart = sameLines({ lines: seen }, cartNow) ? seen : await readCartSeats(tx, userId);
+  checkShareOf(cart, ownSeats, settings.maxSharePercent);
+  if (earlier && earlier.expires_in_ms > 0 && sameLines(earlier, cartNow)) {
+    return { hold: earlier, created: false };
+  }
+  // Flights' rows in id order before several change (a single one is locked by its
+  // UPDATE), then the earlier hold again: the release job may have released it
+  // meanwhile, and cannot from now on (it locks the flights first too).
+  const flightIds = new Set(cartNow.map((line) => line.flightId));
+  for (const line of earlier?.lines ?? []) flightIds.add(line.flightId);
+  if (flightIds.size > 1) await lockFlights(tx, { ids: [...flightIds] });
+  const current = earlier && (await findActiveHold(tx, userId));
+  if (current) {
+    await releaseHolds(tx, [current.id], current.expires_in_ms > 0 ? 'replaced' : 'expired');
+  }
+  const taken = await takeSeats(tx, cartNow);
+  if (taken.length !== cartNow.length) {
+    // Rolled back with the transaction: the earlier hold keeps its seats too.
+    const got = new Set(taken.map((line) => line.flightId));
+    throw noStock(
+      cart.filter((line) => !got.has(line.flightId)),
+      new Map((current?.lines ?? []).map((line) => [line.flightId, line.amount])),
+    );
+  }
+  // Priced as the seats were taken, under their rows' locks.
+  const lines: HoldLine[] = taken.sort((a, b) => (a.flightId < b.flightId ? -1 : 1));
+  const hold = await insertHold(tx, {
+    userId,
+    idempotencyKey: idempotencyKey ?? null,
+    lines,
+    totals: totalsOf(lines),
+    ttlMs: settings.ttlMs,
+  });
+  return { hold, created: true };
+}
+
 export function createHolds(deps: { sql: Sql; logger: Logger; settings: HoldSettings }) {
   const { sql, logger, settings } = deps;
-  const checkShare = (cart: readonly CartSeatLine[], own: ReadonlyMap<string, number>) =>
-    checkShareOf(cart, own, settings.maxSharePercent);
 
   return {
     settings,
@@ -120,82 +215,14 @@ export function createHolds(deps: { sql: Sql; logger: Logger; settings: HoldSett
      * expired one the job has not released yet) is released in the same transaction.
      * @throws AppError 400 empty cart, 409 no stock / share exceeded (nothing changes).
      */
-    async hold(
+    hold(
       userId: string,
       idempotencyKey: string | undefined,
     ): Promise<{
       hold: Hold;
       created: boolean;
     }> {
-      // Before any lock: a replay answers at once, and a cart the stock cannot cover is refused
-      // without queueing on its flights' rows (a sold-out flight's buyers do not wait in line
-      // to hear it). The transaction below decides again under the locks.
-      if (idempotencyKey !== undefined) {
-        const replayed = await findHoldByKey(sql, userId, idempotencyKey);
-        if (replayed) return { hold: replayed, created: false };
-      }
-      const [seen, ownHold] = await Promise.all([
-        readCartSeats(sql, userId),
-        findActiveHold(sql, userId),
-      ]);
-      const ownSeats = new Map((ownHold?.lines ?? []).map((line) => [line.flightId, line.amount]));
-      const short = seen.filter(
-        (line) => line.deleted || line.tickets + (ownSeats.get(line.flightId) ?? 0) < line.amount,
-      );
-      if (short.length > 0) throw noStock(short, ownSeats);
-
-      return beginRetryingDeadlocks(sql, async (tx) => {
-        // The customer's partition: their cart cannot change, and their other hold requests
-        // wait, until this one has decided.
-        await lockPartition(tx, userId);
-        if (idempotencyKey !== undefined) {
-          const replayed = await findHoldByKey(tx, userId, idempotencyKey);
-          if (replayed) return { hold: replayed, created: false };
-        }
-        const [earlier, cartNow] = await Promise.all([
-          findActiveHold(tx, userId),
-          readCartLines(tx, userId),
-        ]);
-        if (cartNow.length === 0) {
-          throw new AppError(ErrorCode.BadRequest, 'Your cart is empty', { reason: 'empty_cart' });
-        }
-        // The share cap, from the flights' seats (sold + held + left: holds and sales only move
-        // seats between those, so a read before the locks is as good as one under them).
-        const cart = sameLines({ lines: seen }, cartNow) ? seen : await readCartSeats(tx, userId);
-        checkShare(cart, ownSeats);
-        if (earlier && earlier.expires_in_ms > 0 && sameLines(earlier, cartNow)) {
-          return { hold: earlier, created: false };
-        }
-        // Flights' rows in id order before several change (a single one is locked by its
-        // UPDATE), then the earlier hold again: the release job may have released it
-        // meanwhile, and cannot from now on (it locks the flights first too).
-        const flightIds = new Set(cartNow.map((line) => line.flightId));
-        for (const line of earlier?.lines ?? []) flightIds.add(line.flightId);
-        if (flightIds.size > 1) await lockFlights(tx, { ids: [...flightIds] });
-        const current = earlier && (await findActiveHold(tx, userId));
-        if (current) {
-          await releaseHolds(tx, [current.id], current.expires_in_ms > 0 ? 'replaced' : 'expired');
-        }
-        const taken = await takeSeats(tx, cartNow);
-        if (taken.length !== cartNow.length) {
-          // Rolled back with the transaction: the earlier hold keeps its seats too.
-          const got = new Set(taken.map((line) => line.flightId));
-          throw noStock(
-            cart.filter((line) => !got.has(line.flightId)),
-            new Map((current?.lines ?? []).map((line) => [line.flightId, line.amount])),
-          );
-        }
-        // Priced as the seats were taken, under their rows' locks.
-        const lines: HoldLine[] = taken.sort((a, b) => (a.flightId < b.flightId ? -1 : 1));
-        const hold = await insertHold(tx, {
-          userId,
-          idempotencyKey: idempotencyKey ?? null,
-          lines,
-          totals: totalsOf(lines),
-          ttlMs: settings.ttlMs,
-        });
-        return { hold, created: true };
-      });
+      return holdCart(sql, settings, userId, idempotencyKey);
     },
 
     /**

@@ -96,6 +96,25 @@ const WalletOrderParamSchema = z.object({ orderId: text().regex(/^wo_test_[0-9a-
 /** Security: only a signed-in customer with a verified email buys (spec §4, §6). */
 const buyer = () => requireUser({ roles: ['customer'], verified: true });
 
+/** The request's key: the `Idempotency-Key` header (which must agree with the body's), else the body's. */
+function requestKey(c: Context, bodyKey: string | undefined): string | undefined {
+  const header = c.req.header('idempotency-key');
+  if (header === undefined) return bodyKey;
+  const parsed = IdempotencyKeySchema.safeParse(header);
+  if (!parsed.success)
+    throw new AppError(
+      ErrorCode.BadRequest,
+      parsed.error.issues[0]?.message ?? 'Invalid Idempotency-Key',
+    );
+  if (bodyKey !== undefined && bodyKey !== parsed.data) {
+    throw new AppError(
+      ErrorCode.BadRequest,
+      'The Idempotency-Key header and the body idempotencyKey differ',
+    );
+  }
+  return parsed.data;
+}
+
 /**
  * The key of this checkout: the `Idempotency-Key` header, else the body's `idempotencyKey`.
  * A client that sends neither (the spec's original client) gets one derived from its cart's
@@ -108,23 +127,8 @@ async function checkoutKey(
   bodyKey: string | undefined,
   extra: string,
 ): Promise<string> {
-  const header = c.req.header('idempotency-key');
-  if (header !== undefined) {
-    const parsed = IdempotencyKeySchema.safeParse(header);
-    if (!parsed.success)
-      throw new AppError(
-        ErrorCode.BadRequest,
-        parsed.error.issues[0]?.message ?? 'Invalid Idempotency-Key',
-      );
-    if (bodyKey !== undefined && bodyKey !== parsed.data) {
-      throw new AppError(
-        ErrorCode.BadRequest,
-        'The Idempotency-Key header and the body idempotencyKey differ',
-      );
-    }
-    return parsed.data;
-  }
-  if (bodyKey !== undefined) return bodyKey;
+  const key = requestKey(c, bodyKey);
+  if (key !== undefined) return key;
   const quote = await quoteCart(sql, userId);
   return `cart:${createHash('sha256').update(`${quote.cartVersion}|${extra}`).digest('hex')}`;
 }
@@ -225,16 +229,8 @@ button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem;border-radius:.4re
 </body></html>`;
 }
 
-/**
- * Checkout and payment routes: §7 `POST /stripe` (card), `POST /checkout` (card or wallet),
- * the wallet confirmation, a checkout's status, the test wallet's approval page and Stripe's
- * webhook.
- */
-export function checkoutRoutes(deps: CheckoutRouteDeps): {
-  routes: Hono<AuthEnv>;
-  checkout: Checkout;
-  holds: Holds;
-} {
+/** The checkout and the seat holds, with their background jobs (stopped on shutdown). */
+function checkoutServices(deps: CheckoutRouteDeps): { checkout: Checkout; holds: Holds } {
   const { sql, logger, payments } = deps;
   const checkout = createCheckout({
     sql,
@@ -257,30 +253,16 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     const stop = startHoldReleaser(holds, logger, holds.settings.releaseEveryMs);
     deps.lifecycle?.onShutdown('seat hold release job', stop);
   }
-  const app = new Hono<AuthEnv>();
+  return { checkout, holds };
+}
 
-  // Seat holds (issue 17): the cart's seats out of stock until the hold expires, at the server's
-  // prices. Replaying the request (its Idempotency-Key) answers the same hold, never a longer one.
+/**
+ * Seat holds (issue 17): the cart's seats out of stock until the hold expires, at the server's
+ * prices. Replaying the request (its Idempotency-Key) answers the same hold, never a longer one.
+ */
+function holdRoutes(app: Hono<AuthEnv>, holds: Holds): void {
   app.post('/checkout/hold', buyer(), validate('json', HoldBodySchema), async (c) => {
-    const header = c.req.header('idempotency-key');
-    const bodyKey = c.req.valid('json').idempotencyKey;
-    let key = bodyKey;
-    if (header !== undefined) {
-      const parsed = IdempotencyKeySchema.safeParse(header);
-      if (!parsed.success) {
-        throw new AppError(
-          ErrorCode.BadRequest,
-          parsed.error.issues[0]?.message ?? 'Invalid Idempotency-Key',
-        );
-      }
-      if (bodyKey !== undefined && bodyKey !== parsed.data) {
-        throw new AppError(
-          ErrorCode.BadRequest,
-          'The Idempotency-Key header and the body idempotencyKey differ',
-        );
-      }
-      key = parsed.data;
-    }
+    const key = requestKey(c, c.req.valid('json').idempotencyKey);
     const { hold, created } = await holds.hold(c.var.authUser.id, key);
     return c.json(holdView(hold), created ? 201 : 200);
   });
@@ -289,9 +271,16 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     const hold = await holds.cancel(c.var.authUser.id, c.req.valid('param').holdId);
     return c.json(holdView(hold));
   });
+}
 
-  // What the checkout screen offers: which provider takes cards and wallets, and whether this is
-  // test mode (the PWA marks it visibly, docs/architecture.md §6).
+/**
+ * What the checkout screen offers (which provider takes cards and wallets, and whether this is
+ * test mode: the PWA marks it visibly, docs/architecture.md §6), and the test provider's card
+ * "element": it turns a test card number into its payment-method id, as Stripe.js does for a real
+ * card, so that the PWA keeps (and retries with) a token, never a card number. Only while the test
+ * provider takes cards.
+ */
+function configRoutes(app: Hono<AuthEnv>, payments: Payments): void {
   app.get('/checkout/config', (c) => {
     const card = payments.forMethod('card')?.name ?? null;
     const wallet = payments.forMethod('wallet')?.name ?? null;
@@ -305,9 +294,6 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     });
   });
 
-  // The test provider's card "element": turns a test card number into its payment-method id, as
-  // Stripe.js does for a real card, so that the PWA keeps (and retries with) a token, never a
-  // card number. Only while the test provider takes cards.
   const testCards =
     payments.forMethod('card')?.name === 'test' ? payments.forMethod('card') : undefined;
   if (testCards) {
@@ -315,7 +301,10 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
       c.json({ paymentMethodId: testCards.normalizeCardMethod(c.req.valid('json').number) }),
     );
   }
+}
 
+/** §7 `POST /stripe` (card) and `POST /checkout` (card or wallet): start or replay a checkout. */
+function purchaseRoutes(app: Hono<AuthEnv>, sql: Sql, checkout: Checkout): void {
   app.post('/stripe', buyer(), validate('json', StripeCheckoutBodySchema), async (c) => {
     const user = c.var.authUser;
     const body = c.req.valid('json');
@@ -358,7 +347,10 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     });
     return answer(c, sql, outcome);
   });
+}
 
+/** A started checkout: the buyer's confirm after their step at the provider, and its status. */
+function paymentRoutes(app: Hono<AuthEnv>, sql: Sql, checkout: Checkout): void {
   app.post(
     '/checkout/:paymentId/confirm',
     buyer(),
@@ -378,36 +370,66 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
       return c.json(paymentView(payment));
     },
   );
+}
 
-  // The test provider's wallet approval step, served locally (docs/architecture.md §6). Like PayPal's own page,
-  // it is reached with the unguessable order id the checkout handed to the buyer.
+/**
+ * The test provider's wallet approval step, served locally (docs/architecture.md §6). Like
+ * PayPal's own page, it is reached with the unguessable order id the checkout handed to the buyer.
+ */
+function testWalletRoutes(app: Hono<AuthEnv>, payments: Payments): void {
   const testWallet =
     payments.forMethod('wallet')?.name === 'test'
       ? (payments.forMethod('wallet') as TestPaymentProvider)
       : undefined;
-  if (testWallet) {
-    app.get('/payments/test-wallet/:orderId', validate('param', WalletOrderParamSchema), (c) => {
-      const order = testWallet.walletOrders.get(c.req.valid('param').orderId);
-      if (!order || order.status !== 'created')
-        throw new AppError(ErrorCode.NotFound, 'No such wallet order');
-      return c.html(walletPage(order.id, order.amountCents));
-    });
-    app.post(
-      '/payments/test-wallet/:orderId/:action{approve|cancel}',
-      validate('param', WalletOrderParamSchema),
-      (c) => {
-        const { orderId } = c.req.valid('param');
-        const target =
-          c.req.param('action') === 'approve'
-            ? testWallet.approveWalletOrder(orderId)
-            : testWallet.cancelWalletOrder(orderId);
-        if (!target) throw new AppError(ErrorCode.NotFound, 'No such wallet order');
-        return c.redirect(target, 303);
-      },
-    );
-  }
+  if (!testWallet) return;
+  app.get('/payments/test-wallet/:orderId', validate('param', WalletOrderParamSchema), (c) => {
+    const order = testWallet.walletOrders.get(c.req.valid('param').orderId);
+    if (!order || order.status !== 'created')
+      throw new AppError(ErrorCode.NotFound, 'No such wallet order');
+    return c.html(walletPage(order.id, order.amountCents));
+  });
+  app.post(
+    '/payments/test-wallet/:orderId/:action{approve|cancel}',
+    validate('param', WalletOrderParamSchema),
+    (c) => {
+      const { orderId } = c.req.valid('param');
+      const target =
+        c.req.param('action') === 'approve'
+          ? testWallet.approveWalletOrder(orderId)
+          : testWallet.cancelWalletOrder(orderId);
+      if (!target) throw new AppError(ErrorCode.NotFound, 'No such wallet order');
+      return c.redirect(target, 303);
+    },
+  );
+}
 
-  // Stripe's webhook: signature checked on the raw body, each event applied once.
+/** A Stripe event about a payment intent: the checkout it belongs to is settled. */
+async function applyStripeEvent(
+  deps: CheckoutRouteDeps,
+  checkout: Checkout,
+  event: ReturnType<typeof verifyStripeWebhook>,
+): Promise<void> {
+  if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.canceled') return;
+  const intentId = (event.data.object as { id?: unknown }).id;
+  const [payment] =
+    typeof intentId === 'string'
+      ? await deps.sql<{ id: string; order_id: string | null; status: string }[]>`
+        SELECT id, order_id, status FROM payments WHERE provider = 'stripe' AND provider_payment_id = ${intentId}`
+      : [];
+  if (!payment || payment.status !== 'authorized') return;
+  if (event.type === 'payment_intent.succeeded' && !payment.order_id) {
+    deps.logger.error(
+      { paymentId: payment.id, intentId },
+      'Stripe captured a payment that has no order',
+    );
+  } else {
+    await checkout.settle(payment.id);
+  }
+}
+
+/** Stripe's webhook: signature checked on the raw body, each event applied once. */
+function stripeWebhookRoute(app: Hono<AuthEnv>, deps: CheckoutRouteDeps, checkout: Checkout): void {
+  const { sql, payments } = deps;
   app.post('/stripe/webhook', async (c) => {
     const secret = payments.settings.stripeWebhookSecret;
     if (!secret) throw new AppError(ErrorCode.NotFound, 'Stripe webhooks are not configured');
@@ -423,24 +445,7 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
       ON CONFLICT DO NOTHING RETURNING event_id`;
     if (!fresh) return c.json({ received: true, duplicate: true });
     try {
-      if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.canceled') {
-        const intentId = (event.data.object as { id?: unknown }).id;
-        const [payment] =
-          typeof intentId === 'string'
-            ? await sql<{ id: string; order_id: string | null; status: string }[]>`
-              SELECT id, order_id, status FROM payments WHERE provider = 'stripe' AND provider_payment_id = ${intentId}`
-            : [];
-        if (payment && payment.status === 'authorized') {
-          if (event.type === 'payment_intent.succeeded' && !payment.order_id) {
-            logger.error(
-              { paymentId: payment.id, intentId },
-              'Stripe captured a payment that has no order',
-            );
-          } else {
-            await checkout.settle(payment.id);
-          }
-        }
-      }
+      await applyStripeEvent(deps, checkout, event);
     } catch (error) {
       // Not applied: forget the event so that Stripe's redelivery is processed.
       await sql`DELETE FROM payment_events WHERE provider = 'stripe' AND event_id = ${event.id}`;
@@ -448,6 +453,25 @@ export function checkoutRoutes(deps: CheckoutRouteDeps): {
     }
     return c.json({ received: true });
   });
+}
 
+/**
+ * Checkout and payment routes: §7 `POST /stripe` (card), `POST /checkout` (card or wallet),
+ * the wallet confirmation, a checkout's status, the test wallet's approval page and Stripe's
+ * webhook.
+ */
+export function checkoutRoutes(deps: CheckoutRouteDeps): {
+  routes: Hono<AuthEnv>;
+  checkout: Checkout;
+  holds: Holds;
+} {
+  const { checkout, holds } = checkoutServices(deps);
+  const app = new Hono<AuthEnv>();
+  holdRoutes(app, holds);
+  configRoutes(app, deps.payments);
+  purchaseRoutes(app, deps.sql, checkout);
+  paymentRoutes(app, deps.sql, checkout);
+  testWalletRoutes(app, deps.payments);
+  stripeWebhookRoute(app, deps, checkout);
   return { routes: app, checkout, holds };
 }
