@@ -416,6 +416,8 @@ function goingBack(payment: PaymentRow, run: Run): boolean {
 
 /** Runs compensations in turn; once the row is final, what is left only tidies up (best effort). */
 async function compensate(run: Run, steps: readonly Step[]): Promise<void> {
+  // Nothing to undo would leave the row as it is, and the drive going round for ever.
+  if (steps.length === 0) throw new Error(`checkout ${run.payment.id}: nothing to undo here`);
   for (const step of steps) {
     if (!FINAL.has(run.payment.status)) {
       await step.compensate(run);
