@@ -23,7 +23,7 @@ import {
   type Mailer,
 } from './features/email/mailer.ts';
 import { outboxRoutes } from './features/email/routes.ts';
-import { BackgroundTasks } from './features/identity/background.ts';
+import { BackgroundTasks } from './lib/background-tasks.ts';
 import { createFirebaseVerifier } from './features/identity/firebase.ts';
 import type { AuthEnv } from './features/identity/guard.ts';
 import { csrfProtection, sessionMiddleware } from './features/identity/middleware.ts';

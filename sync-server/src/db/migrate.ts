@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { getConstructionPlans } from 'pg-boss';
 import type postgres from 'postgres';
 import type { Sql } from './client.ts';
 
@@ -121,7 +122,31 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<s
     }
     if (functions) applied.push(...(await applyRepeatables(tx, functions)));
   });
+  await installJobQueue(sql);
   return applied;
+}
+
+/**
+ * The job queue's tables (pg-boss, schema `pgboss`, lib/job-queue.ts), installed on a database
+ * that has none, so that a test template carries them; pg-boss upgrades them itself when it starts.
+ * Its script is a transaction of its own under its own advisory lock: an instance that loses the
+ * race finds the schema there after its failure and goes on.
+ */
+async function installJobQueue(sql: Sql): Promise<boolean> {
+  const installed = async () =>
+    (await sql<{ ok: boolean }[]>`SELECT to_regclass('pgboss.version') IS NOT NULL AS ok`)[0]!.ok;
+  if (await installed()) return false;
+  const connection = await sql.reserve();
+  try {
+    await connection.unsafe(getConstructionPlans('pgboss'));
+    return true;
+  } catch (error) {
+    await connection.unsafe('ROLLBACK');
+    if (await installed()) return false;
+    throw error;
+  } finally {
+    connection.release();
+  }
 }
 
 /** The repeatable files whose text is not the one last applied, applied and recorded. */

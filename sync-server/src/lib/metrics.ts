@@ -21,6 +21,8 @@ export interface Metrics {
   checkoutOutcomes: Counter<'outcome'>;
   /** Replication requests by collection and operation (pull, push). */
   syncRequests: Counter<'collection' | 'operation'>;
+  /** Background jobs run by this instance, by task and outcome: completed, retried, failed. */
+  jobs: Counter<'task' | 'outcome'>;
 }
 
 export function createMetrics(
@@ -64,6 +66,12 @@ export function createMetrics(
       name: 'skyport_sync_requests_total',
       help: 'Replication pulls and pushes by collection.',
       labelNames: ['collection', 'operation'],
+      registers: [registry],
+    }),
+    jobs: new Counter({
+      name: 'skyport_jobs_total',
+      help: 'Background jobs run here by task and outcome (completed, retried, failed for good).',
+      labelNames: ['task', 'outcome'],
       registers: [registry],
     }),
   };

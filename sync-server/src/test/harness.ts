@@ -12,7 +12,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, expect } from 'vitest';
 import { createApp, type AppDeps, type InstanceRole } from '../app.ts';
 import { createSql, type Sql } from '../db/client.ts';
-import { BackgroundTasks } from '../features/identity/background.ts';
+import { BackgroundTasks } from '../lib/background-tasks.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createTestPayments } from '../payments/index.ts';
 import { createActors, type Actors } from './actors.ts';

@@ -12,7 +12,7 @@ import { verifyStripeWebhook } from '../../payments/stripe-provider.ts';
 import type { TestPaymentProvider } from '../../payments/test-provider.ts';
 import { purchaseReceiptEmail } from '../email/templates.ts';
 import type { Mailer } from '../email/mailer.ts';
-import type { BackgroundTasks } from '../identity/background.ts';
+import type { BackgroundTasks } from '../../lib/background-tasks.ts';
 import { requireUser, type AuthEnv } from '../identity/guard.ts';
 import type { TicketService } from '../tickets/tickets.ts';
 import {

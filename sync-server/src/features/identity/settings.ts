@@ -1,7 +1,7 @@
 import type { Sql } from '../../db/client.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Mailer } from '../email/mailer.ts';
-import type { BackgroundTasks } from './background.ts';
+import type { BackgroundTasks } from '../../lib/background-tasks.ts';
 import type { FirebaseVerifier } from './firebase.ts';
 import type { RateLimit } from './rate-limit.ts';
 

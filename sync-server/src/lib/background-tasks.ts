@@ -1,4 +1,4 @@
-import type { Logger } from '../../lib/logger.ts';
+import type { Logger } from './logger.ts';
 
 /**
  * Work that runs after an answer is decided, so that its duration tells a caller nothing
