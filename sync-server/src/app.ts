@@ -17,6 +17,7 @@ import type { ServerDeps } from './deps.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import {
   createOutboxMailer,
+  createQueuedMailer,
   createSmtpMailer,
   formatMailForConsole,
   resolveMailer,
@@ -24,6 +25,7 @@ import {
 } from './features/email/mailer.ts';
 import { outboxRoutes } from './features/email/routes.ts';
 import { BackgroundTasks } from './lib/background-tasks.ts';
+import { createInProcessJobs, type Jobs } from './lib/job-queue.ts';
 import { createFirebaseVerifier } from './features/identity/firebase.ts';
 import type { AuthEnv } from './features/identity/guard.ts';
 import { csrfProtection, sessionMiddleware } from './features/identity/middleware.ts';
@@ -63,6 +65,12 @@ export interface AppDeps extends ServerDeps {
   identity?: IdentitySettingsInput;
   /** Work run after an answer is decided (identity mail); tests pass their own to await it. */
   background?: BackgroundTasks;
+  /**
+   * Background jobs (email delivery, payment reconciliation, seat hold release): main.ts passes
+   * the PostgreSQL job queue and runs it; default: in the process (`createInProcessJobs`), on
+   * `background`.
+   */
+  jobs?: Jobs;
   /** Starting, serving or draining; stops the app's parts on shutdown (main.ts). Default: a new one. */
   lifecycle?: Lifecycle;
   /** Prometheus metrics (main.ts serves them on METRICS_PORT). Default: a registry of its own. */
@@ -152,17 +160,22 @@ export function createApp(
   const role = options.role ?? 'all';
   const servesSync = role !== 'app';
   const servesApp = role !== 'sync';
+  const background = deps.background ?? new BackgroundTasks(deps.logger);
+  const jobs = deps.jobs ?? createInProcessJobs({ logger: deps.logger, background });
   const identity = {
     sql: deps.sql,
     logger: deps.logger,
-    mailer: resolveMailer(deps),
+    // Features send through the job queue; its `email` job delivers through the mailer.
+    mailer: createQueuedMailer(jobs, resolveMailer(deps)),
     settings: resolveIdentitySettings(deps.identity),
-    background: deps.background ?? new BackgroundTasks(deps.logger),
+    background,
   };
   const lifecycle = deps.lifecycle ?? new Lifecycle();
   const metrics = deps.metrics ?? createMetrics();
   lifecycle.onShutdown('mailer', () => identity.mailer.close());
   lifecycle.onShutdown('background tasks', () => identity.background.settled());
+  // A queue given by main.ts is started and stopped there; the in-process one stops with the app.
+  if (!deps.jobs) lifecycle.onShutdown('jobs', () => jobs.stop());
   const api = new Hono<AuthEnv & { Variables: RequestIdVariables }>();
 
   // A request id (the caller's X-Request-Id when well-formed, else a new UUID) on the answer, on
@@ -268,6 +281,7 @@ export function createApp(
       payments,
       mailer: identity.mailer,
       background: identity.background,
+      jobs,
       publicUrl: publicUrl(identity.settings),
       lifecycle,
       tickets,

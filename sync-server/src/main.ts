@@ -14,6 +14,7 @@ import { DEMO_ACCOUNTS, hasAnyUsers, seedDemoData } from './db/seed/demo.ts';
 import { shutDownGracefully, trackRequests } from './lib/graceful-shutdown.ts';
 import { Lifecycle } from './lib/lifecycle.ts';
 import { chooseLogFormat, createStdoutLogger } from './lib/logger.ts';
+import { createJobQueue } from './lib/job-queue.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { createPaymentsFromConfig } from './payments/index.ts';
 import { createTicketService, startTicketBackfill } from './features/tickets/tickets.ts';
@@ -89,9 +90,7 @@ if (!config.TICKET_KEY_SECRET && config.NODE_ENV === 'production') {
   logger.warn('TICKET_KEY_SECRET is not set: new ticket signing keys are stored unsealed');
 }
 await tickets.ensureKey();
-// Background jobs run where checkout runs (a `sync` instance serves device sync alone).
 const servesApp = config.INSTANCE_ROLE !== 'sync';
-if (servesApp) lifecycle.onShutdown('ticket backfill', startTicketBackfill(tickets, logger));
 
 // The PWA: PUBLIC_DIR, else the copy the production build puts beside the server (dist/public),
 // else the workspace's pwa/dist.
@@ -102,12 +101,21 @@ const publicDir = [
 ].find((dir) => dir && existsSync(dir));
 if (!publicDir && servesApp) logger.warn('no built PWA found; serving the API only');
 if (config.INSTANCE_ROLE !== 'all') logger.info({ role: config.INSTANCE_ROLE }, 'instance role');
+const JOB_POOL_MAX = 2;
 const metrics = createMetrics({
   sql,
   applicationName,
-  poolMax: config.DATABASE_POOL_MAX + config.DATABASE_SYNC_POOL_MAX,
+  poolMax:
+    config.DATABASE_POOL_MAX + config.DATABASE_SYNC_POOL_MAX + (servesApp ? JOB_POOL_MAX : 0),
   processMetrics: true,
 });
+// Background work (lib/job-queue.ts): email delivery, payment reconciliation, seat hold release
+// and ticket backfill, as jobs in PostgreSQL, run by one runner per instance where checkout runs
+// (a `sync` instance serves device sync alone).
+const jobs = servesApp
+  ? createJobQueue({ databaseUrl, logger, metrics, applicationName, poolMax: JOB_POOL_MAX })
+  : undefined;
+if (jobs) startTicketBackfill(jobs, tickets, logger);
 const app = createApp(
   {
     sql,
@@ -120,9 +128,15 @@ const app = createApp(
     tickets,
     lifecycle,
     metrics,
+    jobs,
   },
   { publicDir, role: config.INSTANCE_ROLE },
 );
+if (jobs) {
+  await jobs.start();
+  // Stopped first on shutdown: the job in progress finishes (or is released) before the pool closes.
+  lifecycle.onShutdown('job runner', () => jobs.stop());
+}
 handler = app.fetch;
 
 const metricsServer =

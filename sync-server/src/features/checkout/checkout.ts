@@ -19,7 +19,7 @@ import {
 } from './queries.ts';
 import { findHold } from './hold-queries.ts';
 import { drive, FINAL, runOf, type CheckoutContext, type Run } from './steps.ts';
-import { startPeriodicJob } from '../../lib/periodic-job.ts';
+import type { Jobs } from '../../lib/job-queue.ts';
 
 export { walletUrlsFor } from './steps.ts';
 
@@ -445,19 +445,16 @@ export function createCheckout(deps: CheckoutDeps) {
 export type Checkout = ReturnType<typeof createCheckout>;
 
 /**
- * Runs `checkout.reconcile()` now and then every `intervalMs` until the returned function is
- * called; that function resolves once a pass that is running has finished (graceful shutdown).
+ * Schedules `checkout.reconcile()` on the job queue every `intervalMs` (one pass at a time
+ * cluster-wide; a failed pass is retried, and the next tick tries again anyway).
  */
-export function startPaymentReconciler(
-  checkout: Checkout,
-  logger: Logger,
-  intervalMs = 60_000,
-): () => Promise<void> {
-  return startPeriodicJob(
+export function startPaymentReconciler(jobs: Jobs, checkout: Checkout, intervalMs = 60_000): void {
+  jobs.define(
+    'payment-reconciliation',
     async () => {
       await checkout.reconcile();
     },
-    intervalMs,
-    (error) => logger.error({ err: error }, 'payment reconciliation failed'),
+    { retryLimit: 2, expireInSeconds: 5 * 60 },
   );
+  jobs.every('payment-reconciliation', intervalMs);
 }

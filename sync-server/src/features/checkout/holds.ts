@@ -20,7 +20,7 @@ import {
   type Hold,
   type HoldLine,
 } from './hold-queries.ts';
-import { startPeriodicJob } from '../../lib/periodic-job.ts';
+import type { Jobs } from '../../lib/job-queue.ts';
 
 /**
  * Seat holds (issue 17, docs/decisions/013-seat-holds.md): when a customer starts paying, the
@@ -271,20 +271,16 @@ export function createHolds(deps: { sql: Sql; logger: Logger; settings: HoldSett
 export type Holds = ReturnType<typeof createHolds>;
 
 /**
- * Runs `holds.releaseExpired()` now and then every `intervalMs` until the returned function is
- * called; that function resolves once a running pass has finished (graceful shutdown). The job
- * keeps nothing in memory: a restarted instance (or any other) releases what is due.
+ * Schedules `holds.releaseExpired()` on the job queue every `intervalMs` (one pass at a time
+ * cluster-wide). The job keeps nothing in memory: any instance releases what is due.
  */
-export function startHoldReleaser(
-  holds: Holds,
-  logger: Logger,
-  intervalMs: number,
-): () => Promise<void> {
-  return startPeriodicJob(
+export function startHoldReleaser(jobs: Jobs, holds: Holds, intervalMs: number): void {
+  jobs.define(
+    'seat-hold-release',
     async () => {
       await holds.releaseExpired();
     },
-    intervalMs,
-    (error) => logger.error({ err: error }, 'releasing expired seat holds failed'),
+    { retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 5 * 60 },
   );
+  jobs.every('seat-hold-release', intervalMs);
 }

@@ -13,6 +13,7 @@ import type { TestPaymentProvider } from '../../payments/test-provider.ts';
 import { purchaseReceiptEmail } from '../email/templates.ts';
 import type { Mailer } from '../email/mailer.ts';
 import type { BackgroundTasks } from '../../lib/background-tasks.ts';
+import type { Jobs } from '../../lib/job-queue.ts';
 import { requireUser, type AuthEnv } from '../identity/guard.ts';
 import type { TicketService } from '../tickets/tickets.ts';
 import {
@@ -37,6 +38,8 @@ export interface CheckoutRouteDeps {
   payments: Payments;
   mailer: Mailer;
   background: BackgroundTasks;
+  /** Where the payment reconciliation and the seat hold release run (lib/job-queue.ts). */
+  jobs: Jobs;
   /** The shop's public address, for links in the receipt. */
   publicUrl: string;
   /** Stops the reconciler and the seat-hold release job on shutdown. */
@@ -241,8 +244,7 @@ function checkoutServices(deps: CheckoutRouteDeps): { checkout: Checkout; holds:
     tickets: deps.tickets,
   });
   if (payments.settings.reconcileEveryMs) {
-    const stop = startPaymentReconciler(checkout, logger, payments.settings.reconcileEveryMs);
-    deps.lifecycle?.onShutdown('payment reconciler', stop);
+    startPaymentReconciler(deps.jobs, checkout, payments.settings.reconcileEveryMs);
   }
   const holds = createHolds({
     sql,
@@ -250,8 +252,7 @@ function checkoutServices(deps: CheckoutRouteDeps): { checkout: Checkout; holds:
     settings: { ...defaultHoldSettings, ...deps.holds },
   });
   if (holds.settings.releaseEveryMs) {
-    const stop = startHoldReleaser(holds, logger, holds.settings.releaseEveryMs);
-    deps.lifecycle?.onShutdown('seat hold release job', stop);
+    startHoldReleaser(deps.jobs, holds, holds.settings.releaseEveryMs);
   }
   return { checkout, holds };
 }

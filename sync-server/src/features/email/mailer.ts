@@ -1,5 +1,7 @@
 import nodemailer from 'nodemailer';
+import type postgres from 'postgres';
 import type { Sql } from '../../db/client.ts';
+import type { Jobs } from '../../lib/job-queue.ts';
 
 /** One message with a plain-text and an HTML part. */
 export interface OutgoingMail {
@@ -12,8 +14,34 @@ export interface OutgoingMail {
 /** Where email goes: an SMTP server, or the database outbox that developers read. */
 export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
-  send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Delivers `mail`; the queued mailer (`createQueuedMailer`) enqueues it instead, in `db` (a
+   * transaction) when given, so that the mail commits with the data that caused it.
+   */
+  send(mail: OutgoingMail, options?: { db?: Sql | postgres.TransactionSql }): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The job that delivers one message through the instance's mailer. */
+export const EMAIL_TASK = 'email';
+
+/**
+ * The mailer the features use: `send` enqueues an `email` job (lib/job-queue.ts), which the job
+ * runner delivers through `mailer`, retried with backoff when the mail server fails. Delivery is
+ * at least once: a crash between the mail server's answer and the job's completion sends it again.
+ */
+export function createQueuedMailer(jobs: Jobs, mailer: Mailer): Mailer {
+  jobs.define<OutgoingMail>(EMAIL_TASK, (mail) => mailer.send(mail), {
+    retryLimit: 8,
+    retryDelaySeconds: 5,
+    retryDelayMaxSeconds: 15 * 60,
+    expireInSeconds: 120,
+  });
+  return {
+    kind: mailer.kind,
+    send: (mail, options) => jobs.send(EMAIL_TASK, mail, options),
+    close: () => mailer.close(),
+  };
 }
 
 /** A message as the development console shows it: who, what, and its text with the links. */

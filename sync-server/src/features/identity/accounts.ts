@@ -79,11 +79,15 @@ export async function sendVerificationEmail(
   user: { id: string; email: string; name: string | null },
 ) {
   const ttl = deps.settings.verifyEmailTtlSeconds;
-  const token = await issueToken(deps.sql, user.id, 'verify_email', ttl);
-  const link = `${publicUrl(deps.settings)}/verify-email?token=${token}`;
-  await deps.mailer.send(
-    verificationEmail(user.email, { name: user.name, link, hours: Math.round(ttl / 3600) }),
-  );
+  // The token and the email job commit together: no link that was never sent, no mail lost.
+  await deps.sql.begin(async (tx) => {
+    const token = await issueToken(tx, user.id, 'verify_email', ttl);
+    const link = `${publicUrl(deps.settings)}/verify-email?token=${token}`;
+    await deps.mailer.send(
+      verificationEmail(user.email, { name: user.name, link, hours: Math.round(ttl / 3600) }),
+      { db: tx },
+    );
+  });
 }
 
 /**
@@ -220,11 +224,14 @@ export async function requestPasswordReset(
     const user = await findUserByEmail(sql, email);
     if (!user || user.disabled) return;
     const ttl = settings.resetPasswordTtlSeconds;
-    const token = await issueToken(sql, user.id, 'reset_password', ttl);
-    const link = `${publicUrl(settings)}/reset-password?token=${token}`;
-    await deps.mailer.send(
-      passwordResetEmail(user.email, { name: user.name, link, minutes: Math.round(ttl / 60) }),
-    );
+    await sql.begin(async (tx) => {
+      const token = await issueToken(tx, user.id, 'reset_password', ttl);
+      const link = `${publicUrl(settings)}/reset-password?token=${token}`;
+      await deps.mailer.send(
+        passwordResetEmail(user.email, { name: user.name, link, minutes: Math.round(ttl / 60) }),
+        { db: tx },
+      );
+    });
   });
 }
 

@@ -27,7 +27,7 @@ import {
   type SigningKeyRow,
   type UnticketedLine,
 } from './queries.ts';
-import { startPeriodicJob } from '../../lib/periodic-job.ts';
+import type { Jobs } from '../../lib/job-queue.ts';
 
 /**
  * Signed e-tickets (issue 17, docs/decisions/014-signed-tickets.md): one compact JWS per line of a
@@ -230,21 +230,22 @@ export function createTicketService(deps: TicketServiceDeps) {
 export type TicketService = ReturnType<typeof createTicketService>;
 
 /**
- * Runs `tickets.issueMissing()` now and then every `intervalMs` until the returned function is
- * called; that function resolves once a pass that is running has finished (graceful shutdown).
- * Safe on several instances at once: a line keeps the first ticket stored for it.
+ * Schedules `tickets.issueMissing()` on the job queue every `intervalMs` (one pass at a time
+ * cluster-wide; safe anyway: a line keeps the first ticket stored for it).
  */
 export function startTicketBackfill(
+  jobs: Jobs,
   tickets: TicketService,
   logger: Logger,
   intervalMs = 5 * 60_000,
-): () => Promise<void> {
-  return startPeriodicJob(
+): void {
+  jobs.define(
+    'ticket-backfill',
     async () => {
       const issued = await tickets.issueMissing();
       if (issued > 0) logger.info({ issued }, 'tickets issued for confirmed orders');
     },
-    intervalMs,
-    (error) => logger.error({ err: error }, 'ticket backfill failed'),
+    { retryLimit: 2, expireInSeconds: 10 * 60 },
   );
+  jobs.every('ticket-backfill', intervalMs);
 }
