@@ -101,19 +101,17 @@ const publicDir = [
 ].find((dir) => dir && existsSync(dir));
 if (!publicDir && servesApp) logger.warn('no built PWA found; serving the API only');
 if (config.INSTANCE_ROLE !== 'all') logger.info({ role: config.INSTANCE_ROLE }, 'instance role');
-const JOB_POOL_MAX = 2;
 const metrics = createMetrics({
   sql,
   applicationName,
-  poolMax:
-    config.DATABASE_POOL_MAX + config.DATABASE_SYNC_POOL_MAX + (servesApp ? JOB_POOL_MAX : 0),
+  poolMax: config.DATABASE_POOL_MAX + config.DATABASE_SYNC_POOL_MAX,
   processMetrics: true,
 });
 // Background work (lib/job-queue.ts): email delivery, payment reconciliation, seat hold release
 // and ticket backfill, as jobs in PostgreSQL, run by one runner per instance where checkout runs
-// (a `sync` instance serves device sync alone).
+// (a `sync` instance serves device sync alone), on a pool of 2 connections of its own.
 const jobs = servesApp
-  ? createJobQueue({ databaseUrl, logger, metrics, applicationName, poolMax: JOB_POOL_MAX })
+  ? createJobQueue({ databaseUrl, logger, metrics, applicationName, poolMax: 2 })
   : undefined;
 if (jobs) startTicketBackfill(jobs, tickets, logger);
 const app = createApp(
