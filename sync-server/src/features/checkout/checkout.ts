@@ -21,8 +21,6 @@ import { findHold } from './hold-queries.ts';
 import { drive, FINAL, runOf, type CheckoutContext, type Run } from './steps.ts';
 import type { Jobs } from '../../lib/job-queue.ts';
 
-export { walletUrlsFor } from './steps.ts';
-
 /**
  * The checkout state machine (docs/architecture.md §6, migration 005). A payment row, keyed by the
  * caller's idempotency key, records how far one checkout got; its steps (steps.ts) move it one
