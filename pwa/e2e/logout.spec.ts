@@ -62,6 +62,8 @@ async function pendingLogoutFlag(page: Page): Promise<string | null> {
 /** Saves the first flight on the page that is not a favourite yet; returns how many are saved. */
 async function saveAFavourite(page: Page): Promise<number> {
   const hearts = page.getByTestId('favourite-button');
+  // The cards first: on a busy machine the page may still be drawing them.
+  await expect(hearts.first()).toBeVisible();
   const states = await hearts.evaluateAll((buttons) =>
     buttons.map((button) => (button as HTMLButtonElement).disabled),
   );
