@@ -99,11 +99,17 @@ async function sellAndDeleteFlight(
   });
   expect(registered.status()).toBe(202);
   const admin = await signedIn(accounts.admin);
-  const outbox = await admin.get(`/api/admin/outbox?to=${encodeURIComponent(buyer.email)}`);
-  expect(outbox.status()).toBe(200);
-  const messages = (await outbox.json()) as { text: string }[];
-  const token = /verify-email\?token=([^\s"&<]+)/.exec(messages.map((m) => m.text).join('\n'))?.[1];
-  expect(token, 'the verification link').toBeTruthy();
+  // The email is a job on the server's queue (decision 034): it reaches the outbox shortly after.
+  const verificationToken = async () => {
+    const outbox = await admin.get(`/api/admin/outbox?to=${encodeURIComponent(buyer.email)}`);
+    expect(outbox.status()).toBe(200);
+    const messages = (await outbox.json()) as { text: string }[];
+    return /verify-email\?token=([^\s"&<]+)/.exec(messages.map((m) => m.text).join('\n'))?.[1];
+  };
+  await expect
+    .poll(verificationToken, { message: 'the verification link', timeout: 30_000 })
+    .toBeTruthy();
+  const token = await verificationToken();
   expect((await guest.post('/api/auth/verify-email', { data: { token } })).status()).toBe(200);
 
   const customer = await signedIn(buyer);
