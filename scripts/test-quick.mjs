@@ -6,7 +6,8 @@
 //   2. ESLint on the changed files (with its cache);
 //   3. the strict type-check of each changed package (incremental), every package when shared/
 //      changed, since both others compile against it;
-//   4. the unit tests related to the changed files, in each changed package (`vitest --changed`).
+//   4. the unit tests beside the changed files, in each changed package: those of the same feature
+//      folder (src/features/x), else of the same folder (testScopes).
 // `npm test` stays the gate: it runs everything, the browser suites included.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -66,6 +67,23 @@ function step(name, command, args, options = {}) {
   }
 }
 
+/**
+ * Where the tests of a package's changed files are: the feature folder of each (`src/features/x`),
+ * else its own folder. Not vitest's `--changed`: through `app.ts` nearly every server test imports
+ * nearly every module, so a one-line change ran the whole suite.
+ */
+function testScopes(dir) {
+  const scopes = new Set();
+  for (const file of changed) {
+    if (!file.startsWith(`${dir}/`)) continue;
+    const inPackage = path.relative(dir, file);
+    const feature = inPackage.match(/^src\/features\/[^/]+/);
+    scopes.add(feature ? feature[0] : path.dirname(inPackage));
+  }
+  // The package's root (its configuration): every test.
+  return scopes.has('.') ? [] : [...scopes];
+}
+
 const lintable = changed.filter((file) => /\.(ts|tsx|js|mjs)$/.test(file));
 step('format', 'pnpm', ['exec', 'prettier', '--check', '--ignore-unknown', ...changed]);
 if (lintable.length > 0)
@@ -94,16 +112,14 @@ for (const dir of typed) {
   ]);
 }
 for (const dir of packages) {
-  // vitest's --changed takes the tests that import a changed file, through the module graph.
   step(`unit tests ${dir}`, 'pnpm', [
     '--filter',
     PACKAGES[dir],
     'exec',
     'vitest',
     'run',
-    '--changed',
-    base,
     '--passWithNoTests',
+    ...testScopes(dir),
   ]);
 }
 console.log(`\ntest:quick passed\n  ${timings.join('\n  ')}`);
