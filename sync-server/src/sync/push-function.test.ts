@@ -287,6 +287,99 @@ describe('conflict detection against the assumed master state', () => {
   });
 });
 
+describe('the conflict rule, stated once in SQL (sync_push_conflict, sync_owned_key)', () => {
+  const cart = (amount: number, fields: Record<string, unknown> = {}) => ({
+    ...pushedCartLine(customer.id, flightIds[0]!, amount),
+    ...fields,
+  });
+  const tombstone = (doc: Record<string, unknown>) => ({ ...doc, _deleted: true });
+  const orderId = randomUUID();
+  const draft = (fields: Record<string, unknown> = {}) => ({
+    id: randomUUID(),
+    userId: customer.id,
+    orderId,
+    flightId: flightIds[2],
+    rating: 4,
+    name: 'Ana',
+    comment: 'Smooth flight',
+    status: 'pending',
+    reason: null,
+    _deleted: false,
+    ...fields,
+  });
+  type State = Record<string, unknown> | unknown[] | string | null;
+  /** A state as SQL gets it: no state is SQL NULL (as `jsonb_to_recordset` reads a JSON null). */
+  const jsonb = (state: State) => (state === null ? null : sql.json(state as never));
+
+  /** Each case: what it is, the collection, whether it conflicts, the assumed and master states. */
+  test.each<[string, string, boolean, () => State, () => State]>([
+    ['no document on the server', 'cart', false, () => cart(2), () => null],
+    ['a tombstone the client did not see', 'cart', false, () => null, () => tombstone(cart(2))],
+    ['a document the client did not see', 'cart', true, () => null, () => cart(2)],
+    [
+      'a tombstone the client saw',
+      'cart',
+      false,
+      () => tombstone(cart(3)),
+      () => tombstone(cart(2)),
+    ],
+    ['a live line assumed removed', 'cart', true, () => tombstone(cart(2)), () => cart(2)],
+    ['the same amount', 'cart', false, () => cart(2), () => cart(2, { tickets: 7, logo: 'x' })],
+    ['another amount', 'cart', true, () => cart(2), () => cart(3)],
+    [
+      'a favourite seen live, its summary changed since',
+      'favourites',
+      false,
+      () => pushedFavourite(customer.id, flightIds[0]!),
+      () => pushedFavourite(customer.id, flightIds[0]!, { createdAt: 1, airlineName: 'New' }),
+    ],
+    [
+      'another theme',
+      'preferences',
+      true,
+      () => ({ theme: 'dark', _deleted: false }),
+      () => ({ theme: 'light', _deleted: false }),
+    ],
+    [
+      'the same draft, another outcome reason',
+      'reviewDrafts',
+      false,
+      () => draft(),
+      () => draft({ reason: 'Later' }),
+    ],
+    [
+      'a draft without a comment, one with a null comment',
+      'reviewDrafts',
+      false,
+      () => draft({ comment: undefined }),
+      () => draft({ comment: null }),
+    ],
+    ...['orderId', 'flightId', 'rating', 'name', 'comment', 'status'].map(
+      (field): [string, string, boolean, () => State, () => State] => [
+        `a draft with another ${field}`,
+        'reviewDrafts',
+        true,
+        () => draft(),
+        () => draft({ [field]: field === 'rating' ? 5 : randomUUID() }),
+      ],
+    ),
+    // What the build before the rule moved to SQL sends: the owned key its TypeScript built.
+    ['a key as the previous build sent it, current', 'cart', false, () => [2], () => cart(2)],
+    ['a key as the previous build sent it, outdated', 'cart', true, () => [3], () => cart(2)],
+    [
+      '"absent" as the previous build sent it',
+      'cart',
+      false,
+      () => 'absent',
+      () => tombstone(cart(2)),
+    ],
+  ])('%s (%s): conflict %s', async (_case, collection, conflict, assumed, master) => {
+    const [row] = await sql<{ conflict: boolean }[]>`
+      SELECT sync_push_conflict(${collection}, ${jsonb(assumed())}::jsonb, ${jsonb(master())}::jsonb) AS conflict`;
+    expect(row!.conflict).toBe(conflict);
+  });
+});
+
 test('a push of many rows: refusals and conflicts named in push order, the writes made in push order', async () => {
   // The 020 migration judges all rows in one query and writes from arrays (ordered aggregates).
   const user = await insertUser(sql);
