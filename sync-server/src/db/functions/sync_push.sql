@@ -9,8 +9,8 @@
 --   id       the document id: the flight id (favourites, cart) or the user id (preferences)
 --   deleted  the pushed document's `_deleted`
 --   amount   a cart line's amount (cart only); theme: the theme (preferences only)
---   assumed  the assumed master state's owned fields as push.ts `ownedKey` builds them: a JSON array
---            of their values, "absent" for a tombstone, null when the client assumed no document
+--   assumed  the assumed master state as the client sent it, null when the client assumed no
+--            document (the build before sync_owned_key.sql sent its owned key instead)
 -- `per_row`: refused rows are refused alone (the push report) instead of refusing the whole push.
 --
 -- Returns {"refused": [ids], "conflicts": [ids], "revisions": {id: revision}}, the first two in
@@ -63,10 +63,10 @@ BEGIN
   PERFORM lock_partition(partition);
 
   -- Per row, in push order: refused (a kept favourite or cart line must name a listed flight;
-  -- removing the line of a deleted flight is allowed, 017), a conflict (push.ts `isConflict`
-  -- against the current document's owned fields, built as `ownedKey` builds them; a document we
-  -- never had, or only as a tombstone the client did not see, is no conflict), or written. The
-  -- inner subquery is kept apart (OFFSET 0) so that each row's flight and document are read once.
+  -- removing the line of a deleted flight is allowed, 017), a conflict (sync_push_conflict.sql:
+  -- the assumed state against the stored row, passed as its `to_jsonb` with `_deleted`), or
+  -- written. The inner subquery is kept apart (OFFSET 0) so that each row's flight and document
+  -- are read once.
 
   IF collection = 'favourites' THEN
     SELECT array_agg(j.id ORDER BY j.ord) FILTER (WHERE j.refused),
@@ -77,13 +77,11 @@ BEGIN
     INTO refused, conflicts, removals, keeps, revisions
     FROM (
       SELECT r.id, r.ord, r.deleted, r.refused, r.revision,
-             NOT r.refused AND r.master IS NOT NULL
-               AND NOT (r.assumed IS NULL AND r.master = '"absent"')
-               AND coalesce(r.assumed, '"absent"'::jsonb) <> r.master AS conflict
+             NOT r.refused AND sync_push_conflict('favourites', r.assumed, r.master) AS conflict
       FROM (
         SELECT r.*,
           NOT EXISTS (SELECT FROM flights f WHERE f.id = r.id AND (NOT f.deleted OR r.deleted)) AS refused,
-          CASE WHEN m.deleted THEN '"absent"'::jsonb WHEN m.deleted IS NOT NULL THEN '[]'::jsonb END AS master,
+          to_jsonb(m) || jsonb_build_object('_deleted', m.deleted) AS master,
           m.revision
         FROM ROWS FROM (jsonb_to_recordset(rows) AS (id uuid, deleted boolean, assumed jsonb))
              WITH ORDINALITY AS r(id, deleted, assumed, ord)
@@ -102,13 +100,11 @@ BEGIN
     INTO bad_amount, refused, conflicts, removals, keeps, amounts, revisions
     FROM (
       SELECT r.id, r.ord, r.deleted, r.amount, r.refused, r.revision,
-             NOT r.refused AND r.master IS NOT NULL
-               AND NOT (r.assumed IS NULL AND r.master = '"absent"')
-               AND coalesce(r.assumed, '"absent"'::jsonb) <> r.master AS conflict
+             NOT r.refused AND sync_push_conflict('cart', r.assumed, r.master) AS conflict
       FROM (
         SELECT r.*,
           NOT EXISTS (SELECT FROM flights f WHERE f.id = r.id AND (NOT f.deleted OR r.deleted)) AS refused,
-          CASE WHEN m.deleted THEN '"absent"'::jsonb WHEN m.deleted IS NOT NULL THEN jsonb_build_array(m.amount) END AS master,
+          to_jsonb(m) || jsonb_build_object('_deleted', m.deleted) AS master,
           m.revision
         FROM ROWS FROM (jsonb_to_recordset(rows) AS (id uuid, deleted boolean, amount int, assumed jsonb))
              WITH ORDINALITY AS r(id, deleted, amount, assumed, ord)
@@ -129,12 +125,10 @@ BEGIN
     INTO foreign_preferences, conflicts, themes, deletions, revisions
     FROM (
       SELECT r.id, r.ord, r.deleted, r.theme, r.revision,
-             r.master IS NOT NULL
-               AND NOT (r.assumed IS NULL AND r.master = '"absent"')
-               AND coalesce(r.assumed, '"absent"'::jsonb) <> r.master AS conflict
+             sync_push_conflict('preferences', r.assumed, r.master) AS conflict
       FROM (
         SELECT r.*,
-          CASE WHEN m.deleted THEN '"absent"'::jsonb WHEN m.deleted IS NOT NULL THEN jsonb_build_array(m.theme) END AS master,
+          to_jsonb(m) || jsonb_build_object('_deleted', m.deleted) AS master,
           m.revision
         FROM ROWS FROM (jsonb_to_recordset(rows) AS (id uuid, deleted boolean, theme text, assumed jsonb))
              WITH ORDINALITY AS r(id, deleted, theme, assumed, ord)
