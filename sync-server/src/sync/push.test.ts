@@ -372,6 +372,28 @@ describe('review drafts', () => {
     expect(accepted).toMatchObject({ id: first.id, name: 'Bea', status: 'accepted', reason: null });
   });
 
+  test('a draft changed from a state the server no longer has is a conflict; its outcome reason is not', async () => {
+    const lineOrder = await insertOrder(sql, customerId, [flightIds[8]!]);
+    const first = draft({ orderId: lineOrder, flightId: flightIds[8]!, comment: '' });
+    const [rejected] = (await (
+      await push('reviewDrafts', [{ newDocumentState: first }])
+    ).json()) as Doc[];
+    expect(rejected).toMatchObject({ status: 'rejected', reason: messages.enterAComment });
+    // Corrected from the draft as sent, before the client saw it rejected: the status differs.
+    const corrected = { ...first, comment: 'Fine' };
+    expect(
+      await (
+        await push('reviewDrafts', [{ newDocumentState: corrected, assumedMasterState: first }])
+      ).json(),
+    ).toEqual([rejected]);
+    const stored = () => sql`SELECT comment, status FROM review_drafts WHERE id = ${first.id}`;
+    expect(await stored()).toEqual([{ comment: '', status: 'rejected' }]);
+    // Assumed rejected with another reason: the reason is the server's, so no conflict.
+    const assumed = { ...rejected!, reason: 'An older reason' };
+    await push('reviewDrafts', [{ newDocumentState: corrected, assumedMasterState: assumed }]);
+    expect(await stored()).toEqual([{ comment: 'Fine', status: 'accepted' }]);
+  });
+
   test('a draft for an order whose payment is not captured yet is rejected', async () => {
     const pending = await insertOrder(sql, customerId, [flightIds[9]!], 'pending');
     const sent = draft({ orderId: pending, flightId: flightIds[9]! });

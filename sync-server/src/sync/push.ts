@@ -191,17 +191,18 @@ async function pushInOneStatement(
   return outcome;
 }
 
-/** A row as `sync_push` takes it: the customer's own fields and the assumed state's `ownedKey`. */
+/**
+ * A row as `sync_push` takes it: the customer's own fields, and the assumed master state as the
+ * client sent it. Which of its fields decide a conflict is the database's (`sync_owned_key`).
+ */
 function functionRow(collection: OneStatementCollection, row: PushRow<WritableCollection>) {
   const doc = row.newDocumentState as Partial<CartDoc & PreferencesDoc> & { _deleted: boolean };
-  const assumed = row.assumedMasterState ?? null;
-  const assumedKey = assumed === null ? null : ownedKey(collection, assumed);
   return {
     id: row.newDocumentState.id,
     deleted: doc._deleted,
     ...(collection === 'cart' && { amount: doc.amount }),
     ...(collection === 'preferences' && { theme: doc.theme }),
-    assumed: assumedKey === null || assumedKey === ABSENT ? assumedKey : JSON.parse(assumedKey),
+    assumed: row.assumedMasterState ?? null,
   };
 }
 
@@ -224,13 +225,14 @@ async function pushReviewDrafts(
     await lockPartition(tx, partition);
     await checkDraftOwners(tx, partition, ids);
     const current = await selectDocuments(tx, writable, partition, ids);
+    const conflicting = await draftConflicts(tx, rows, current);
 
     const outcome: PushOutcome = { documents: [], conflicts: [], rejected: [] };
     const written: PushRow<'reviewDrafts'>[] = [];
     for (const row of rows) {
       const id = row.newDocumentState.id;
       const master = current.get(id);
-      if (isConflict(writable, row.assumedMasterState ?? null, master ?? null) && master) {
+      if (master && conflicting.has(id)) {
         outcome.documents.push(master);
         outcome.conflicts.push(id);
         continue;
@@ -334,42 +336,24 @@ async function checkDraftOwners(tx: Queryable, partition: string, ids: readonly 
 }
 
 /**
- * The fields of a document the customer decides (the rest is the server's: flight snapshots,
- * timestamps, a draft's outcome reason). Two states with the same key are the same for conflict
- * detection; a tombstone counts as no document.
+ * The ids of the drafts that conflict with their current document, as the database's rule decides
+ * (`sync_push_conflict`, the one `sync_push` applies). A draft the server does not have is never a
+ * conflict, so a push of new drafts asks nothing.
  */
-const OWNED_FIELDS: Readonly<Record<WritableCollection, readonly string[]>> = {
-  favourites: [],
-  cart: ['amount'],
-  preferences: ['theme'],
-  reviewDrafts: ['orderId', 'flightId', 'rating', 'name', 'comment', 'status'],
-};
-
-/** The owned key of no document, or of a tombstone (`sync_push` takes it as the JSON string). */
-const ABSENT = 'absent';
-
-function ownedKey(
-  collection: WritableCollection,
-  doc: Replicated<WritableCollection> | null,
-): string {
-  if (doc === null || doc._deleted) return ABSENT;
-  const record = doc as unknown as Record<string, unknown>;
-  return JSON.stringify(OWNED_FIELDS[collection].map((field) => record[field] ?? null));
-}
-
-/**
- * Whether a row conflicts: the client derived it from a state that is no longer the server's.
- * A document the server never had (or only as a tombstone the client did not see) is no
- * conflict, so a fresh client re-adding a favourite is simply written.
- */
-function isConflict(
-  collection: WritableCollection,
-  assumed: Replicated<WritableCollection> | null,
-  master: Replicated<WritableCollection> | null,
-): boolean {
-  if (master === null) return false;
-  if (assumed === null && master._deleted) return false;
-  return ownedKey(collection, assumed) !== ownedKey(collection, master);
+async function draftConflicts(
+  tx: Queryable,
+  rows: readonly PushRow<'reviewDrafts'>[],
+  current: ReadonlyMap<string, Replicated<'reviewDrafts'>>,
+): Promise<Set<string>> {
+  const judged = rows.flatMap(({ newDocumentState: { id }, assumedMasterState }) => {
+    const master = current.get(id);
+    return master ? [{ id, assumed: assumedMasterState ?? null, master }] : [];
+  });
+  if (judged.length === 0) return new Set();
+  const conflicts = await tx<{ id: string }[]>`
+    SELECT d.id FROM jsonb_to_recordset(${tx.json(judged as never)}) AS d(id text, assumed jsonb, master jsonb)
+    WHERE sync_push_conflict('reviewDrafts', d.assumed, d.master)`;
+  return new Set(conflicts.map((row) => row.id));
 }
 
 /**
