@@ -336,7 +336,7 @@ test.describe('journeys', () => {
     await expect(sale.getByTestId('sale-amount')).toHaveText('1');
     await expect(sale.getByTestId('sale-total')).toHaveText('$150.00');
     await expect(page.getByRole('heading', { name: 'Sales Chart' })).toBeVisible();
-    await expect(page.locator('.apexcharts-canvas')).toBeVisible();
+    await expect(page.locator('.apexcharts-canvas')).toBeVisible({ timeout: CHART_DRAWN_MS });
     const month = String(new Date().getMonth() + 1);
     const monthRow = page
       .getByTestId('sales-chart-data')
@@ -473,6 +473,12 @@ test.describe('journeys', () => {
 
 // --- Screens in both themes, desktop and phone, with an axe check -------------------------------
 
+/**
+ * How long a sales chart may take to appear: its chunk (ApexCharts) loads lazily and draws once
+ * the sales have replicated, which took over 10 s with three suites at once on two busy cores.
+ */
+const CHART_DRAWN_MS = 30_000;
+
 async function visit(page: Page, path: string, ready: () => Promise<void>) {
   await page.goto(path);
   await ready();
@@ -540,10 +546,12 @@ for (const theme of ['light', 'dark'] as const) {
         expect(page.getByTestId('catalog-row').first()).toBeVisible(),
       );
       await snap('catalog-profile');
-      await visit(page, '/sales', () => expect(page.locator('.apexcharts-canvas')).toBeVisible());
+      await visit(page, '/sales', () =>
+        expect(page.locator('.apexcharts-canvas')).toBeVisible({ timeout: CHART_DRAWN_MS }),
+      );
       await snap('sales');
       await visit(page, '/airlineProfile', () =>
-        expect(page.locator('.apexcharts-canvas')).toBeVisible(),
+        expect(page.locator('.apexcharts-canvas')).toBeVisible({ timeout: CHART_DRAWN_MS }),
       );
       await snap('airline-profile');
 
