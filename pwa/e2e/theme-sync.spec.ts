@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { accountTheme, logIn, waitForApp } from './support/helpers.ts';
+import { accountTheme, CATCH_UP_MS, logIn, waitForApp } from './support/helpers.ts';
 import { expectBrandPalette, opposite, type Theme } from './support/theme.ts';
 
 /**
@@ -75,9 +75,9 @@ test("a customer's theme follows them to a new device and across devices live", 
   await expectTheme(phone, chosen);
   // What follows is a change made on a running device, not during its start-up.
   await waitForApp(phone);
-  // After a reload the device catches up first (a busy machine took over 10 s).
+  // After a reload the device catches up first.
   await expect(phone.getByTestId('sync-status')).toHaveAttribute('data-status', 'up-to-date', {
-    timeout: 30_000,
+    timeout: CATCH_UP_MS,
   });
 
   // A change on the phone reaches the laptop, which is still open, without a reload.

@@ -118,6 +118,13 @@ export async function logInWithForm(page: Page, account: Account) {
 }
 
 /**
+ * How long a device may take to catch up with the account after a login or a reload: its first
+ * pulls, behind the catalogue's. With three suites at once on two busy cores (npm test's e2e
+ * step, load ~20) that took over the default 10 s.
+ */
+export const CATCH_UP_MS = 30_000;
+
+/**
  * Logs in a customer through the /login form and waits for the home page's flights and for the
  * account's theme.
  */
@@ -128,7 +135,9 @@ export async function logIn(page: Page, account: Account = customer) {
   // what a test does next (a screenshot, a theme switch) starts from the account's theme.
   const saved = await accountTheme(page);
   if (saved === 'light' || saved === 'dark') {
-    await expect(page.getByTestId('theme-switch')).toHaveAttribute('data-theme-now', saved);
+    await expect(page.getByTestId('theme-switch')).toHaveAttribute('data-theme-now', saved, {
+      timeout: CATCH_UP_MS,
+    });
   }
 }
 
