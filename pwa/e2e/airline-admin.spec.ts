@@ -492,7 +492,7 @@ for (const theme of ['light', 'dark'] as const) {
 
     test(`airline and admin screens in the ${theme} theme @screens`, async ({ page }, info) => {
       // A dozen screens, each shot and checked with axe.
-      test.setTimeout(480_000);
+      test.setTimeout(600_000);
       const project = info.project.name;
       const snap = async (name: string) => {
         await shoot(page, `${name}-${theme}`, project);
