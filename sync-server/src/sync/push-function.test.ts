@@ -6,7 +6,13 @@ import type { AuthUser } from '../features/identity/users.ts';
 import { insertUser } from '../test/actors.ts';
 import { createTestHarness } from '../test/harness.ts';
 import { pushChanges } from './push.ts';
-import { insertAirline, insertFlights, pushedCartLine, pushedFavourite } from './test-fixtures.ts';
+import {
+  insertAirline,
+  insertFlights,
+  pushedCartLine,
+  pushedFavourite,
+  pushedReviewDraft,
+} from './test-fixtures.ts';
 
 /**
  * A push to favourites, cart or preferences is one call of the 017 migration's `sync_push`, one
@@ -294,19 +300,8 @@ describe('the conflict rule, stated once in SQL (sync_push_conflict, sync_owned_
   });
   const tombstone = (doc: Record<string, unknown>) => ({ ...doc, _deleted: true });
   const orderId = randomUUID();
-  const draft = (fields: Record<string, unknown> = {}) => ({
-    id: randomUUID(),
-    userId: customer.id,
-    orderId,
-    flightId: flightIds[2],
-    rating: 4,
-    name: 'Ana',
-    comment: 'Smooth flight',
-    status: 'pending',
-    reason: null,
-    _deleted: false,
-    ...fields,
-  });
+  const draft = (fields: Record<string, unknown> = {}) =>
+    pushedReviewDraft(customer.id, orderId, flightIds[2]!, fields);
   type State = Record<string, unknown> | unknown[] | string | null;
   /** A state as SQL gets it: no state is SQL NULL (as `jsonb_to_recordset` reads a JSON null). */
   const jsonb = (state: State) => (state === null ? null : sql.json(state as never));

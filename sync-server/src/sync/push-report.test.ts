@@ -17,6 +17,7 @@ import {
   pushedCartLine,
   pushedFavourite,
   pushInit,
+  pushedReviewDraft,
   syncHeaders,
   type SyncTestDoc,
 } from './test-fixtures.ts';
@@ -254,19 +255,8 @@ describe('revisions: how a device tells a late echo from a newer state (docs/arc
 
 describe('review drafts', () => {
   let orderId: string;
-  const draft = (fields: Partial<Doc> = {}): Doc => ({
-    id: randomUUID(),
-    userId: customerId,
-    orderId,
-    flightId: flightIds[2]!,
-    rating: 4,
-    name: 'Ana',
-    comment: 'Smooth flight',
-    status: 'pending',
-    reason: null,
-    _deleted: false,
-    ...fields,
-  });
+  const draft = (fields: Partial<Doc> = {}): Doc =>
+    pushedReviewDraft(customerId, orderId, flightIds[2]!, fields);
 
   beforeAll(async () => {
     orderId = await insertOrder(sql, customerId, [flightIds[2]!, flightIds[3]!]);

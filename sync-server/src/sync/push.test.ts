@@ -23,6 +23,7 @@ import {
   pushedCartLine,
   pushedFavourite,
   pushInit,
+  pushedReviewDraft,
   syncHeaders,
   type SyncTestDoc,
 } from './test-fixtures.ts';
@@ -297,19 +298,8 @@ describe('bad pushes are refused whole and write nothing', () => {
 
 describe('review drafts', () => {
   let orderId: string;
-  const draft = (fields: Partial<Doc> = {}): Doc => ({
-    id: randomUUID(),
-    userId: customerId,
-    orderId,
-    flightId: flightIds[10]!,
-    rating: 4,
-    name: 'Ana',
-    comment: 'Smooth flight',
-    status: 'pending',
-    reason: null,
-    _deleted: false,
-    ...fields,
-  });
+  const draft = (fields: Partial<Doc> = {}): Doc =>
+    pushedReviewDraft(customerId, orderId, flightIds[10]!, fields);
 
   beforeAll(async () => {
     orderId = await insertOrder(sql, customerId, [flightIds[10]!, flightIds[11]!]);

@@ -56,6 +56,28 @@ export function pushedFavourite(
   };
 }
 
+/** A pending review draft as the PWA pushes it (a new id each time). */
+export function pushedReviewDraft(
+  userId: string,
+  orderId: string,
+  flightId: string,
+  extra: Record<string, unknown> = {},
+): SyncTestDoc {
+  return {
+    id: randomUUID(),
+    userId,
+    orderId,
+    flightId,
+    rating: 4,
+    name: 'Ana',
+    comment: 'Smooth flight',
+    status: 'pending',
+    reason: null,
+    _deleted: false,
+    ...extra,
+  };
+}
+
 function staleFlightSummary(userId: string, flightId: string) {
   return {
     id: flightId,
