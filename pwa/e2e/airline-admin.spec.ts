@@ -355,6 +355,11 @@ test.describe('journeys', () => {
     const sections = admin.getByTestId('business-airline');
     await expect(sections.first()).toBeVisible({ timeout: 60_000 });
     expect(await sections.count()).toBeGreaterThan(2);
+    // A long list comes ten flights at a time.
+    const long = sections.filter({ has: admin.getByTestId('business-more') }).first();
+    await expect(long.getByTestId('business-row')).toHaveCount(10);
+    await long.getByTestId('business-more').click();
+    await expect(long.getByTestId('business-row')).not.toHaveCount(10);
     const ours = sections.filter({ has: admin.getByRole('heading', { name: newAirline.name }) });
     await expect(ours.getByTestId('business-row')).toHaveCount(1);
     const soldOut = ours.getByTestId('business-row').first();
@@ -494,8 +499,8 @@ for (const theme of ['light', 'dark'] as const) {
       // A dozen screens, each shot and checked with axe.
       test.setTimeout(600_000);
       const project = info.project.name;
-      const snap = async (name: string) => {
-        await shoot(page, `${name}-${theme}`, project);
+      const snap = async (name: string, fullPage?: boolean) => {
+        await shoot(page, `${name}-${theme}`, project, fullPage);
         await expectAccessible(page, `${name}-${theme}`);
       };
 
@@ -584,7 +589,7 @@ for (const theme of ['light', 'dark'] as const) {
       await visit(page, '/business', () =>
         expect(page.getByTestId('business-airline').first()).toBeVisible({ timeout: 60_000 }),
       );
-      await snap('business');
+      await snap('business', false);
       await expectBrandPalette(page, theme);
     });
   });

@@ -66,12 +66,16 @@ export async function fillFlight(form: Locator, flight: FlightInput) {
   await form.getByLabel('Stock').fill(flight.stock);
 }
 
-/** A full-page screenshot under pwa/test-results/airline-admin/screens/<project>/. */
-export async function shoot(page: Page, name: string, project: string) {
+/**
+ * A screenshot under pwa/test-results/airline-admin/screens/<project>/: the whole page, or the
+ * window only where the page is a long list (the business overview is ~30,000 px tall on a phone:
+ * its full picture took 17–37 s to take and nobody reads it).
+ */
+export async function shoot(page: Page, name: string, project: string, fullPage = true) {
   // Let toasts and transitions settle so that the picture shows the screen itself.
   await page.waitForTimeout(350);
   await page.screenshot({
     path: `test-results/airline-admin/screens/${project}/${name}.png`,
-    fullPage: true,
+    fullPage,
   });
 }

@@ -23,6 +23,7 @@ export const adminLabels = {
   soldOutRows: 'Rows with no tickets left are highlighted.',
   flightsOf: (name: string, count: number) =>
     `${name}: ${count} ${count === 1 ? 'flight' : 'flights'}`,
+  showMoreFlights: (more: number, left: number) => `Show ${more} more (${left} not shown)`,
   logoOf: (name: string) => `${name} logo`,
   overviewIntro: 'Every airline and all of its flights, sold out ones included.',
   logInAsAdmin: 'Log in as the administrator to see this page.',

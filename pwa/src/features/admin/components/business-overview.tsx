@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { messages, specLabels, type Airline, type Flight } from '@skyport/shared';
 import { formatDate, formatHour, formatPrice } from '../../../ui/format.ts';
 import { uiLabels } from '../../../ui/labels.ts';
@@ -120,7 +120,16 @@ function flightColumns(airline: Airline): readonly Column<Flight>[] {
   ];
 }
 
-function AirlineTable({ airline, flights }: AirlineFlights) {
+/**
+ * Flights an airline's table shows at first, and more with each press of its button: with every
+ * row drawn at once, 400 demo flights made a page of cards tens of thousands of pixels tall on a
+ * phone, and a real catalogue's hundred thousand would not draw at all.
+ */
+export const BUSINESS_PAGE_SIZE = 10;
+
+export function AirlineTable({ airline, flights }: AirlineFlights) {
+  const [shown, setShown] = useState(BUSINESS_PAGE_SIZE);
+  const more = Math.min(BUSINESS_PAGE_SIZE, flights.length - shown);
   return (
     <TitledCard
       title={
@@ -147,20 +156,32 @@ function AirlineTable({ airline, flights }: AirlineFlights) {
           {messages.businessNoFlights}
         </p>
       ) : (
-        <ResponsiveTable
-          columns={flightColumns(airline)}
-          rows={flights}
-          rowKey={(flight) => flight.id}
-          caption={adminLabels.flightsOf(airline.name, flights.length)}
-          cardsBelow="lg"
-          size="table-xs xl:table-sm"
-          testId="business-table"
-          rowTone={(flight) => (flight.tickets === 0 ? 'warning' : undefined)}
-          rowProps={(flight) => ({
-            'data-testid': 'business-row',
-            'data-zero-stock': flight.tickets === 0 || undefined,
-          })}
-        />
+        <>
+          <ResponsiveTable
+            columns={flightColumns(airline)}
+            rows={flights.slice(0, shown)}
+            rowKey={(flight) => flight.id}
+            caption={adminLabels.flightsOf(airline.name, flights.length)}
+            cardsBelow="lg"
+            size="table-xs xl:table-sm"
+            testId="business-table"
+            rowTone={(flight) => (flight.tickets === 0 ? 'warning' : undefined)}
+            rowProps={(flight) => ({
+              'data-testid': 'business-row',
+              'data-zero-stock': flight.tickets === 0 || undefined,
+            })}
+          />
+          {more > 0 ? (
+            <button
+              type="button"
+              className="btn btn-outline btn-sm self-start"
+              onClick={() => setShown(shown + BUSINESS_PAGE_SIZE)}
+              data-testid="business-more"
+            >
+              {adminLabels.showMoreFlights(more, flights.length - shown)}
+            </button>
+          ) : null}
+        </>
       )}
     </TitledCard>
   );

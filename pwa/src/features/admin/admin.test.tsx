@@ -1,6 +1,11 @@
+import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test } from 'vitest';
 import type { Airline, Flight } from '@skyport/shared';
-import { groupByAirline } from './components/business-overview.tsx';
+import {
+  AirlineTable,
+  BUSINESS_PAGE_SIZE,
+  groupByAirline,
+} from './components/business-overview.tsx';
 import { displayName } from './components/user-management.tsx';
 
 function flight(id: string, airlineId: string, departureDate: string, tickets = 10): Flight {
@@ -44,4 +49,23 @@ test('the business overview lists every airline by name, with its flights by dep
   expect(groups[0]?.flights.map((f) => f.id)).toEqual(['1', '2']);
   expect(groups[0]?.flights[1]?.tickets).toBe(0);
   expect(groups[1]?.flights).toEqual([]);
+});
+
+test("an airline's table draws its first flights and offers the rest a page at a time", () => {
+  const count = BUSINESS_PAGE_SIZE + 3;
+  const flights = Array.from({ length: count }, (_, n) =>
+    flight(String(n), 'a', `2030-01-${String(n + 1).padStart(2, '0')}`),
+  );
+  const html = renderToStaticMarkup(
+    <AirlineTable airline={airline('a', 'Alpha Air')} flights={flights} />,
+  );
+  expect(html.match(/data-testid="business-row"/g)).toHaveLength(BUSINESS_PAGE_SIZE);
+  expect(html).toContain(`Alpha Air: ${count} flights`);
+  expect(html).toContain('data-testid="business-more"');
+  expect(html).toContain('Show 3 more (3 not shown)');
+
+  const all = renderToStaticMarkup(
+    <AirlineTable airline={airline('a', 'Alpha Air')} flights={flights.slice(0, 2)} />,
+  );
+  expect(all).not.toContain('business-more');
 });
