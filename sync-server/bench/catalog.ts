@@ -535,7 +535,7 @@ function matchSets(
   };
 }
 
-/** The total of a query at a level, from the maintained counts (011_catalog_counts.sql). */
+/** The total of a query at a level, from the maintained counts (catalog_*_counts, db/functions/catalog_counts_apply.sql). */
 function totalSql(
   query: CatalogQuery,
   level: 'none' | 'both' | 'either',

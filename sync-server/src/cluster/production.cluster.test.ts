@@ -43,7 +43,7 @@ test('the deployment holds the build and the runtime dependencies, no developmen
   const deployDir = inject('deployDir');
   const has = (name: string) => existsSync(path.join(deployDir, 'node_modules', name));
   expect(existsSync(path.join(deployDir, 'dist/main.js'))).toBe(true);
-  expect(existsSync(path.join(deployDir, 'dist/migrations/001_data_model.sql'))).toBe(true);
+  expect(existsSync(path.join(deployDir, 'dist/migrations/000_baseline.sql'))).toBe(true);
   expect(existsSync(path.join(deployDir, 'dist/public/index.html'))).toBe(true);
   for (const runtime of ['hono', 'postgres', 'zod', 'pino', 'prom-client'])
     expect(has(runtime)).toBe(true);

@@ -1,6 +1,6 @@
 /**
- * A flight as the `flights` table holds it (001_data_model.sql), and the one mapping from that
- * row to the wire flight (`FlightSchema` in @skyport/shared). The catalogue, the sync documents and
+ * A flight as the `flights` table holds it (db/migrations/000_baseline.sql), and the one mapping
+ * from that row to the wire flight (`FlightSchema` in @skyport/shared). The catalogue, the sync documents and
  * an airline's own table all read flights through `FLIGHT_WIRE_COLUMNS`, so a flight is the same
  * wherever it is sent: dates `yyyy-mm-dd`, hours `hh:mm`, `createdAt` in epoch milliseconds.
  */

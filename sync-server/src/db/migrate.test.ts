@@ -7,12 +7,13 @@ import type postgres from 'postgres';
 import { afterAll, expect, inject, test } from 'vitest';
 import { createTestDatabase } from '../test/harness.ts';
 import { createSql, type Sql } from './client.ts';
-import { EditedMigrationError, migrate } from './migrate.ts';
+import { EditedMigrationError, migrate, PartlyMigratedError } from './migrate.ts';
 
 /**
  * The migration runner on real PostgreSQL: it records a checksum of every migration it applies
  * and refuses to start, applying nothing, when an applied migration's file was edited; it
- * re-applies a repeatable file of functions/ when its text changed (decision 033).
+ * re-applies a repeatable file of functions/ when its text changed (decision 033); a database of
+ * the migrations 001 to 025 is taken as having the baseline that squashed them (decision 036).
  */
 
 const { sql } = await createTestDatabase();
@@ -22,13 +23,13 @@ test('an applied migration that was edited stops the start; the same files pass'
   expect(await migrate(sql)).toEqual([]);
   const recorded = await sql<{ name: string; checksum: string | null }[]>`
     SELECT name, checksum FROM schema_migrations ORDER BY name`;
-  expect(recorded.length).toBeGreaterThan(9);
+  expect(recorded.map((row) => row.name)).toEqual([...(await sqlFiles(MIGRATIONS_DIR)).keys()]);
   for (const row of recorded) expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
 
-  // Pretend 001 was edited: its recorded checksum no longer matches the file.
-  await sql`UPDATE schema_migrations SET checksum = ${'0'.repeat(64)} WHERE name = '001_data_model.sql'`;
+  // Pretend the baseline was edited: its recorded checksum no longer matches the file.
+  await sql`UPDATE schema_migrations SET checksum = ${'0'.repeat(64)} WHERE name = '000_baseline.sql'`;
   await expect(migrate(sql)).rejects.toThrow(EditedMigrationError);
-  await expect(migrate(sql)).rejects.toThrow(/001_data_model\.sql/);
+  await expect(migrate(sql)).rejects.toThrow(/000_baseline\.sql/);
 
   // A database migrated before checksums existed gets them recorded, and nothing runs again.
   await sql`UPDATE schema_migrations SET checksum = NULL`;
@@ -40,41 +41,6 @@ test('an applied migration that was edited stops the start; the same files pass'
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const FUNCTIONS_DIR = fileURLToPath(new URL('./functions/', import.meta.url));
-
-/**
- * The last versioned migration when the functions moved to functions/ (issue 38): no later one
- * defines a function or a trigger.
- */
-const LAST_MIGRATION_WITH_FUNCTIONS = 25;
-
-/**
- * The files of functions/ as they were moved out of the migrations (SHA-256, first 16 digits).
- * While a file is unchanged, what it defines must be exactly what the versioned migrations alone
- * define: moving changed nothing. An edited file is left out of that comparison (its entry may
- * then go).
- */
-const AS_MOVED: Record<string, string> = {
-  'announce_replication_changes.sql': '50a38514d89ef892',
-  'assign_replication_revision.sql': 'dc5e838de177405d',
-  'catalog_counts_apply.sql': 'bbb3bd8e97afeae0',
-  'catalog_counts_row_update.sql': 'cc0c54d70c070897',
-  'catalog_counts_statement.sql': '09fef67214019c3f',
-  'catalog_flight_minutes.sql': '96468344eb641f80',
-  'catalog_price_band.sql': '3738d23e40534953',
-  'checkout_write_order.sql': 'ac7a982cfcc94fad',
-  'fill_order_line_departure_date.sql': 'ab53f47e8331054d',
-  'lock_partition.sql': '909bd652833af016',
-  'lock_partitions.sql': 'e5b760ec1d3a8a0b',
-  'notify_access_airline_insert.sql': 'a5db3047c26594e3',
-  'notify_access_change.sql': 'f7b7603b1489cc13',
-  'notify_replication_change.sql': 'aa418b75c73c600e',
-  'replication_watermark.sql': 'a423b1d1dc5b6b1b',
-  'sync_push.sql': '5170cc5bde19a16e',
-  'touch_lines_of_flights.sql': 'd097c6c04041acf0',
-  'touch_orders_of_lines.sql': '347385e6dca72395',
-  'touch_sales_of_orders.sql': 'b9194029353764c9',
-  'void_tickets_of_order.sql': '95f25bb700ba66b8',
-};
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const withoutComments = (text: string) => text.replace(/--.*$/gm, '');
@@ -183,10 +149,9 @@ test('every SQL function and trigger has one home in functions/, and the databas
     })
     .catch((error: Error) => expect(error.message).toBe('rolled back'));
 
-  // No versioned migration after the move defines one: it would be undone by its file on a new
-  // database (files run after the migrations) and not on an old one (the file did not change).
+  // No versioned migration defines one: it would be undone by its file on a new database (files
+  // run after the migrations) and not on an old one (the file did not change).
   for (const [file, text] of await sqlFiles(MIGRATIONS_DIR)) {
-    if (parseInt(file, 10) <= LAST_MIGRATION_WITH_FUNCTIONS) continue;
     expect({
       file,
       definesFunctionOrTrigger: /CREATE\s+(OR\s+REPLACE\s+)?(FUNCTION|TRIGGER)/i.test(
@@ -234,40 +199,43 @@ test('a repeatable file is applied again only when its text changed', async () =
 });
 
 test(
-  'a database of the previous build and a new one end with the same functions; moving them changed nothing',
+  'a database that ran migrations 001 to 025 takes the baseline as applied; one that stopped before 025 is refused',
   { timeout: 120_000 },
   async () => {
-    const files = await sqlFiles(FUNCTIONS_DIR);
     const migrations = [...(await sqlFiles(MIGRATIONS_DIR)).keys()];
-    const repeatables = [...files.keys()].map((f) => `functions/${f}`);
-
-    // A database migrated by a build before functions/ (versioned migrations only), then by this one.
-    expect(await migrate(previousBuild, { functionsDir: null })).toEqual(migrations);
-    const versionedOnly = await definitions(previousBuild);
-    expect(await migrate(previousBuild)).toEqual(repeatables);
-    const upgraded = await definitions(previousBuild);
+    const repeatables = [...(await sqlFiles(FUNCTIONS_DIR)).keys()].map((f) => `functions/${f}`);
 
     // A new database, two instances starting at once: one migrates, the other waits and finds it done.
     const runs = await Promise.all([migrate(fresh), migrate(fresh)]);
     expect(runs.sort((a, b) => b.length - a.length)).toEqual([[...migrations, ...repeatables], []]);
     const created = await definitions(fresh);
 
-    expect(upgraded).toEqual(created);
-
-    // Every file still as it was moved defines what the versioned migrations alone defined.
-    const unchanged = [...files].filter(
-      ([file, text]) => AS_MOVED[file] === sha256(text).slice(0, 16),
+    // A database of a build before the baseline: the same schema (checked with pg_dump when the
+    // baseline was made, decision 036), its records naming 001 to 025 instead of the baseline.
+    expect(await migrate(previousBuild)).toHaveLength(migrations.length + repeatables.length);
+    const before = Array.from(
+      { length: 25 },
+      (_, n) => `${String(n + 1).padStart(3, '0')}_old.sql`,
     );
-    const keys = unchanged.flatMap(([, text]) => {
-      const { functions, triggers } = definedBy(text);
-      return [
-        ...functions.map((f) => `function ${f}`),
-        ...triggers.map((t) => `trigger ${t.name}`),
-      ];
-    });
-    expect(keys.length).toBeGreaterThan(0);
-    const pick = (defs: Record<string, string>) =>
-      Object.fromEntries(keys.map((k) => [k, defs[k]]));
-    expect(pick(versionedOnly)).toEqual(pick(created));
+    await previousBuild`DELETE FROM schema_migrations WHERE name = '000_baseline.sql'`;
+    await previousBuild`INSERT INTO schema_migrations (name, checksum)
+      SELECT name, ${'0'.repeat(64)} FROM unnest(${before}::text[]) AS name`;
+
+    // Stopped before 025: refused, nothing recorded.
+    await previousBuild`DELETE FROM schema_migrations WHERE name = '025_old.sql'`;
+    await expect(migrate(previousBuild)).rejects.toThrow(PartlyMigratedError);
+    await expect(migrate(previousBuild)).rejects.toThrow(/024_old\.sql/);
+    const [baselined] = await previousBuild<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM schema_migrations WHERE name = '000_baseline.sql'`;
+    expect(baselined!.n).toBe(0);
+
+    // Through 025: the baseline is recorded, not run (it would fail on the existing tables).
+    await previousBuild`INSERT INTO schema_migrations (name, checksum) VALUES ('025_old.sql', NULL)`;
+    expect(await migrate(previousBuild)).toEqual([]);
+    const names = await previousBuild<{ name: string }[]>`
+      SELECT name FROM schema_migrations WHERE name = ANY(${migrations}::text[]) ORDER BY name`;
+    expect(names.map((row) => row.name)).toEqual(migrations);
+    expect(await migrate(previousBuild)).toEqual([]);
+    expect(await definitions(previousBuild)).toEqual(created);
   },
 );

@@ -4,6 +4,8 @@
 // - `migrations/NNN_*.sql` are versioned: each runs once, in name order, and is recorded with its
 //   SHA-256 in `schema_migrations`. An applied file is never edited (the start stops if it was);
 //   tables, columns, indexes and data changes go in a new file with the next number.
+//   `000_baseline.sql` is the schema migrations 001 to 025 built, squashed into one file
+//   (decision 036); on a database that ran them it is recorded without running.
 // - `functions/<name>.sql` are repeatable: one file per SQL function, holding its current
 //   definition, and for a trigger function its CREATE TRIGGER statements too. Each is idempotent
 //   (CREATE OR REPLACE FUNCTION, CREATE OR REPLACE TRIGGER) and re-applied, after the versioned
@@ -11,8 +13,9 @@
 //   change to `sync_push` is a diff of `functions/sync_push.sql` alone. No versioned migration
 //   after 025 defines a function or a trigger (migrate.test.ts): one that did would be undone by
 //   the file on a new database and not on an old one. To retire a function, delete its file and
-//   drop it in a versioned migration; a file that calls a SQL-language function of another file
-//   needs that one created first (files run in name order; a versioned migration may create it).
+//   drop it in a versioned migration. Files run in name order with the bodies of functions left
+//   unchecked until a call (`check_function_bodies` off, as a restore of pg_dump runs), so a file
+//   may call a function of a file that comes after it.
 //
 // Everything runs in one transaction under one advisory lock, so instances starting at once
 // migrate once, and a failing file leaves the database as it was. The production bundle carries
@@ -37,6 +40,25 @@ export class EditedMigrationError extends Error {
         'A migration that has run is never changed; add a new one instead (and restore these files).',
     );
     this.name = 'EditedMigrationError';
+  }
+}
+
+/**
+ * Migrations 001 to 025 in one file: a database that ran them all has what it creates. One that ran
+ * only some was left by a build before 025, long gone; it needs a build of commit 05c9caf or
+ * earlier to bring it to 025 first.
+ */
+const BASELINE = '000_baseline.sql';
+const LAST_SQUASHED = 25;
+
+/** A database migrated part of the way through the migrations the baseline squashed. */
+export class PartlyMigratedError extends Error {
+  constructor(readonly last: string) {
+    super(
+      `This database stopped at migration ${last}, before 025: migrate it with a build of commit ` +
+        '05c9caf or earlier first (000_baseline.sql holds 001 to 025 in one file).',
+    );
+    this.name = 'PartlyMigratedError';
   }
 }
 
@@ -109,6 +131,14 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<s
       })
       .map(([name]) => name);
     if (edited.length > 0) throw new EditedMigrationError(edited);
+    const squashed = [...done.keys()].filter((name) => parseInt(name, 10) <= LAST_SQUASHED).sort();
+    if (!done.has(BASELINE) && squashed.length > 0) {
+      const last = squashed.at(-1)!;
+      if (parseInt(last, 10) !== LAST_SQUASHED) throw new PartlyMigratedError(last);
+      const checksum = checksumOf(texts.get(BASELINE)!);
+      await tx`INSERT INTO schema_migrations (name, checksum) VALUES (${BASELINE}, ${checksum})`;
+      done.set(BASELINE, checksum);
+    }
     for (const [file, text] of texts) {
       const checksum = checksumOf(text);
       if (done.has(file)) {
@@ -162,6 +192,7 @@ async function applyRepeatables(
     ).map((r) => [r.name, r.checksum]),
   );
   const applied: string[] = [];
+  await tx`SET LOCAL check_function_bodies = off`;
   for (const [file, text] of files) {
     const checksum = checksumOf(text);
     if (recorded.get(file) === checksum) continue;

@@ -41,8 +41,8 @@ import { FLIGHT_WIRE_COLUMNS } from '../../db/flight-row.ts';
  *   escaping of JSON.stringify), so the server neither parses 16 columns per flight nor
  *   re-serialises them; the page comes back as one row.
  *
- * Indexes: src/db/migrations/002_catalog.sql (listing and search, partial on listed flights);
- * counts: src/db/migrations/011_catalog_counts.sql.
+ * Indexes: src/db/migrations/000_baseline.sql (listing and search, partial on listed flights;
+ * "fastest": src/db/functions/catalog_flight_minutes.sql); counts: db/functions/catalog_counts_*.sql.
  */
 
 /**
@@ -209,7 +209,7 @@ const stockKey: SortKeySpec = {
   keyParam: numberKey('int4'),
 };
 /**
- * A flight's minutes from departure to arrival (014_catalog_dates.sql), `flightMinutes` of the
+ * A flight's minutes from departure to arrival (db/functions/catalog_flight_minutes.sql), `flightMinutes` of the
  * shared rule; written exactly as 014's index, so that the planner matches it.
  */
 export const FLIGHT_MINUTES =
@@ -222,7 +222,7 @@ const minutesKey: SortKeySpec = {
 };
 
 /**
- * Each ordering has a partial index in exactly its order (002_catalog.sql); ties go to the id,
+ * Each ordering has a partial index in exactly its order (000_baseline.sql); ties go to the id,
  * ascending, as in `catalogComparator`.
  */
 const SORTS: Record<CatalogSort, SortSpec> = {
@@ -380,7 +380,7 @@ function placeGroup(
 }
 
 /**
- * Sum of listed flights of the query's band from the maintained counts (011_catalog_counts.sql):
+ * Sum of listed flights of the query's band from the maintained counts (db/functions/catalog_counts_apply.sql):
  * per airline (all airlines when the query names none) for a listing; for a search, per place(s)
  * and, with the airline filter, per airline and place(s).
  */
