@@ -9,6 +9,7 @@ import {
 } from '@skyport/shared';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createTestHarness } from '../../test/harness.ts';
+import { insertWireFlights } from '../../test/flights.ts';
 import { FLIGHT_MINUTES } from './queries.ts';
 
 /*
@@ -101,25 +102,7 @@ const FLIGHTS = [
 
 beforeAll(async () => {
   await sql`INSERT INTO airlines ${sql(Object.values(AIRLINES), 'id', 'name')}`;
-  const rows = FLIGHTS.map((f) => ({
-    id: f.id,
-    airline_id: f.airlineId,
-    airline_name: f.airlineName,
-    origin: f.origin,
-    destination: f.destination,
-    departure_date: f.departureDate,
-    departure_hour: f.departureHour,
-    arrival_date: f.arrivalDate,
-    arrival_hour: f.arrivalHour,
-    duration_estimated: f.durationEstimated,
-    price_cents: f.priceCents,
-    tickets: f.tickets,
-    logo: f.logo,
-    description: f.description,
-    created_at: new Date(f.createdAt).toISOString(),
-    deleted: f.deleted,
-  }));
-  await sql`INSERT INTO flights ${sql(rows)}`;
+  await insertWireFlights(sql, FLIGHTS);
 });
 
 const visible = FLIGHTS.filter((f) => !f.deleted).map(({ deleted: _deleted, ...f }) => f);

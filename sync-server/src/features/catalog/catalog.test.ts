@@ -21,6 +21,7 @@ import {
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createRandom, type Random } from '../../db/seed/random.ts';
 import { createTestHarness } from '../../test/harness.ts';
+import { insertWireFlights, type StoredFlight } from '../../test/flights.ts';
 import { createSql } from '../../db/client.ts';
 import { CatalogPages, catalogPages } from './pages.ts';
 import { averageFromSum, CATALOG_VERSION_SQL, findCatalogVersion, prefixRange } from './queries.ts';
@@ -28,7 +29,6 @@ import { averageFromSum, CATALOG_VERSION_SQL, findCatalogVersion, prefixRange } 
 const { sql, url: databaseUrl, app } = await createTestHarness();
 
 /** Flights as inserted, with the database's own `deleted` flag beside the wire fields. */
-type StoredFlight = Flight & { deleted: boolean };
 
 const AIRLINE_NAMES = ['Aurora Airways', 'andes sky', 'ANDES SKY', 'Zeta', 'Ångström Air'];
 const COUNTRIES = [
@@ -102,27 +102,7 @@ function randomFlight(random: Random, airlines: readonly AirlineFixture[]): Stor
   };
 }
 
-async function insertFlights(flights: readonly StoredFlight[]): Promise<void> {
-  const rows = flights.map((f) => ({
-    id: f.id,
-    airline_id: f.airlineId,
-    airline_name: f.airlineName,
-    origin: f.origin,
-    destination: f.destination,
-    departure_date: f.departureDate,
-    departure_hour: f.departureHour,
-    arrival_date: f.arrivalDate,
-    arrival_hour: f.arrivalHour,
-    duration_estimated: f.durationEstimated,
-    price_cents: f.priceCents,
-    tickets: f.tickets,
-    logo: f.logo,
-    description: f.description,
-    created_at: new Date(f.createdAt).toISOString(),
-    deleted: f.deleted,
-  }));
-  await sql`INSERT INTO flights ${sql(rows)}`;
-}
+const insertFlights = (flights: readonly StoredFlight[]) => insertWireFlights(sql, flights);
 
 function toWire({ deleted: _deleted, ...flight }: StoredFlight): Flight {
   return flight;
@@ -606,7 +586,7 @@ async function expectedPage(params: Record<string, string>) {
   return queryCatalog(visible(await storedFlights()), CatalogQuerySchema.parse(params));
 }
 
-/** Every maintained count equals a count(*) over the flights it counts (011_catalog_counts.sql). */
+/** Every maintained count equals a count(*) over the flights it counts (db/functions/catalog_counts_apply.sql). */
 async function expectAllCountsExact() {
   const mismatches = await sql`
     WITH listed AS (

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, test } from 'vitest';
-import { calculateTotals, messages } from '@skyport/shared';
+import { messages } from '@skyport/shared';
 import { createSql } from '../../db/client.ts';
-import { insertUser } from '../../test/actors.ts';
-import { createTestApp, createTestHarness } from '../../test/harness.ts';
-import { createPayments } from '../../payments/index.ts';
-import { createTestPaymentProvider } from '../../payments/test-provider.ts';
+import { createTestHarness } from '../../test/harness.ts';
 import {
   cardPayment,
   checkInvariants,
-  insertBuyers,
-  insertFlight,
   INVARIANTS_HOLD,
-  putInCart,
+  sendRetrying,
+  stormStage,
   ticketsOf,
 } from './testing.ts';
 
@@ -22,30 +18,16 @@ const sql = createSql(url, { max: 20 });
 afterAll(() => sql.end({ timeout: 1 }));
 
 test('500 concurrent checkouts of one ticket on a flight with 50 seats: exactly 50 orders, 450 "No stock available", no capture for any of them', async () => {
-  const airline = await insertUser(sql, { role: 'airline', airlineStatus: 'approved' });
-  const flight = await insertFlight(sql, airline.airlineId!, { priceCents: 199_99, tickets: 50 });
-  const buyers = await insertBuyers(sql, 500);
-  for (const buyer of buyers) await putInCart(sql, buyer.id, flight, 1);
-  const provider = createTestPaymentProvider();
-  const { app } = createTestApp(sql, {
-    payments: createPayments([provider], { timeoutMs: 10_000 }),
-  });
-  const amount = calculateTotals([{ unitPriceCents: 199_99, amount: 1 }]).totalCents;
+  const { flight, buyers, provider, app, amount } = await stormStage(sql, 50, 500);
 
   const started = performance.now();
   const responses = await Promise.all(
     buyers.map(async (buyer) => {
-      // A client that gets 503 "retry with the same Idempotency-Key" does exactly that (on a
-      // loaded machine a database error can interrupt a checkout); the guarantees below are
-      // about what such clients end up with.
+      // The guarantees below are about what clients that retry a 503 end up with.
       const key = randomUUID();
-      const send = () =>
-        app.request('/api/stripe', cardPayment(buyer.headers, { id: 'pm_card_visa', amount }, key));
-      let res = await send();
-      for (let retry = 0; res.status === 503 && retry < 5; retry++) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        res = await send();
-      }
+      const res = await sendRetrying(() =>
+        app.request('/api/stripe', cardPayment(buyer.headers, { id: 'pm_card_visa', amount }, key)),
+      );
       return {
         buyer,
         status: res.status,

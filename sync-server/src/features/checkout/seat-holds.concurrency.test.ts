@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, test } from 'vitest';
-import { calculateTotals, messages, SeatHoldSchema } from '@skyport/shared';
+import { messages, SeatHoldSchema } from '@skyport/shared';
 import { createSql } from '../../db/client.ts';
-import { insertUser } from '../../test/actors.ts';
-import { bodyOf, createTestApp, createTestHarness, jsonRequest } from '../../test/harness.ts';
-import { createPayments } from '../../payments/index.ts';
-import { createTestPaymentProvider } from '../../payments/test-provider.ts';
+import { bodyOf, createTestHarness, jsonRequest } from '../../test/harness.ts';
 import {
   checkInvariants,
   insertBuyers,
   insertFlight,
   INVARIANTS_HOLD,
-  purchase,
-  putInCart,
   payHold,
+  purchase,
+  sendRetrying,
   startCheckout,
+  stormStage,
   ticketsOf,
 } from './testing.ts';
 
@@ -31,15 +29,7 @@ const sql = createSql(url, { max: 20 });
 afterAll(() => sql.end({ timeout: 1 }));
 
 test('500 buyers hold then pay one seat of a flight with 50: 50 holds, 50 orders, 450 "No stock available", no authorisation or capture for the rest', async () => {
-  const airline = await insertUser(sql, { role: 'airline', airlineStatus: 'approved' });
-  const flight = await insertFlight(sql, airline.airlineId!, { priceCents: 199_99, tickets: 50 });
-  const buyers = await insertBuyers(sql, 500);
-  for (const buyer of buyers) await putInCart(sql, buyer.id, flight, 1);
-  const provider = createTestPaymentProvider();
-  const { app } = createTestApp(sql, {
-    payments: createPayments([provider], { timeoutMs: 10_000 }),
-  });
-  const amount = calculateTotals([{ unitPriceCents: 199_99, amount: 1 }]).totalCents;
+  const { airline, flight, buyers, provider, app, amount } = await stormStage(sql, 50, 500);
   // One purchase of another flight first, as a running server has made before any storm: the
   // first capture of a fresh database creates the e-ticket signing key (main.ts creates it at
   // start-up), which the storm's captures then share.
@@ -65,13 +55,9 @@ test('500 buyers hold then pay one seat of a flight with 50: 50 holds, 50 orders
       );
       expect(SeatHoldSchema.parse(await bodyOf(replay)).expiresAt).toBe(hold.expiresAt);
       const key = randomUUID();
-      const send = () => app.request('/api/checkout', payHold(buyer.headers, hold, { key }));
-      let res = await send();
-      // 503 "retry with the same Idempotency-Key" is answered by doing exactly that.
-      for (let retry = 0; res.status === 503 && retry < 5; retry++) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        res = await send();
-      }
+      const res = await sendRetrying(() =>
+        app.request('/api/checkout', payHold(buyer.headers, hold, { key })),
+      );
       return { buyer, step: 'pay', status: res.status, body: await bodyOf(res) };
     }),
   );

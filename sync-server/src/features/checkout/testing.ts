@@ -2,8 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { calculateTotals } from '@skyport/shared';
 import type { Sql } from '../../db/client.ts';
-import { insertSignedInUser } from '../../test/actors.ts';
-import { jsonRequest } from '../../test/harness.ts';
+import { createPayments } from '../../payments/index.ts';
+import { createTestPaymentProvider } from '../../payments/test-provider.ts';
+import { insertSignedInUser, insertUser } from '../../test/actors.ts';
+import { createTestApp, jsonRequest } from '../../test/harness.ts';
 import { generateToken, hashToken } from '../identity/tokens.ts';
 
 let day = 0;
@@ -273,4 +275,37 @@ export function orderConfirmation(order: Purchase, userId: string) {
 export async function newBuyer(sql: Sql): Promise<Buyer> {
   const [buyer] = await insertBuyers(sql, 1);
   return buyer!;
+}
+
+/**
+ * The stage of an oversell storm: an approved airline's flight with `seats` seats at $199.99,
+ * `count` buyers with one seat of it in their carts, and the app on a test payment provider.
+ */
+export async function stormStage(sql: Sql, seats: number, count: number) {
+  const airline = await insertUser(sql, { role: 'airline', airlineStatus: 'approved' });
+  const flight = await insertFlight(sql, airline.airlineId!, {
+    priceCents: 199_99,
+    tickets: seats,
+  });
+  const buyers = await insertBuyers(sql, count);
+  for (const buyer of buyers) await putInCart(sql, buyer.id, flight, 1);
+  const provider = createTestPaymentProvider();
+  const { app } = createTestApp(sql, {
+    payments: createPayments([provider], { timeoutMs: 10_000 }),
+  });
+  const amount = calculateTotals([{ unitPriceCents: 199_99, amount: 1 }]).totalCents;
+  return { airline, flight, buyers, provider, app, amount };
+}
+
+/**
+ * Sends a checkout request again while it answers 503 "retry with the same Idempotency-Key", as a
+ * client does (on a loaded machine a database error can interrupt a checkout): up to 5 retries.
+ */
+export async function sendRetrying(send: () => Response | Promise<Response>): Promise<Response> {
+  let res = await send();
+  for (let retry = 0; res.status === 503 && retry < 5; retry++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    res = await send();
+  }
+  return res;
 }
