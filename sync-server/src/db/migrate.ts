@@ -11,7 +11,7 @@
 //   (CREATE OR REPLACE FUNCTION, CREATE OR REPLACE TRIGGER) and re-applied, after the versioned
 //   migrations, whenever its SHA-256 differs from the one recorded in `schema_repeatables`; so a
 //   change to `sync_push` is a diff of `functions/sync_push.sql` alone. No versioned migration
-//   after 025 defines a function or a trigger (migrate.test.ts): one that did would be undone by
+//   defines a function or a trigger (migrate.test.ts): one that did would be undone by
 //   the file on a new database and not on an old one. To retire a function, delete its file and
 //   drop it in a versioned migration. Files run in name order with the bodies of functions left
 //   unchecked until a call (`check_function_bodies` off, as a restore of pg_dump runs), so a file

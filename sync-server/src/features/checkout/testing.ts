@@ -282,18 +282,16 @@ export async function newBuyer(sql: Sql): Promise<Buyer> {
  * `count` buyers with one seat of it in their carts, and the app on a test payment provider.
  */
 export async function stormStage(sql: Sql, seats: number, count: number) {
+  const priceCents = 199_99;
   const airline = await insertUser(sql, { role: 'airline', airlineStatus: 'approved' });
-  const flight = await insertFlight(sql, airline.airlineId!, {
-    priceCents: 199_99,
-    tickets: seats,
-  });
+  const flight = await insertFlight(sql, airline.airlineId!, { priceCents, tickets: seats });
   const buyers = await insertBuyers(sql, count);
   for (const buyer of buyers) await putInCart(sql, buyer.id, flight, 1);
   const provider = createTestPaymentProvider();
   const { app } = createTestApp(sql, {
     payments: createPayments([provider], { timeoutMs: 10_000 }),
   });
-  const amount = calculateTotals([{ unitPriceCents: 199_99, amount: 1 }]).totalCents;
+  const amount = calculateTotals([{ unitPriceCents: priceCents, amount: 1 }]).totalCents;
   return { airline, flight, buyers, provider, app, amount };
 }
 
