@@ -1,5 +1,12 @@
-import { expect, test } from '@playwright/test';
-import { openHome, toast, waitForApp, waitForFlights } from './support/helpers.ts';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  logIn,
+  openHome,
+  toast,
+  waitForApp,
+  waitForCatalogueOnDevice,
+  waitForFlights,
+} from './support/helpers.ts';
 
 const priceOf = (text: string) => Number(text.replace(/[^0-9.]/g, ''));
 
@@ -228,4 +235,40 @@ test('the chosen theme persists across a reload and otherwise follows the system
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await expect(page.getByTestId('theme-switch')).toHaveAttribute('data-theme-now', 'light');
   await context.close();
+});
+
+test('two tabs: the first pulls the catalogue and the account, the second reads them, and takes over when the first closes', async ({
+  page,
+  context,
+}) => {
+  /** The collections whose snapshot or pulls a tab asked for. */
+  const pullsOf = (tab: Page) => {
+    const pulls: string[] = [];
+    tab.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      const pulled = /^\/api\/sync\/(\w+)\/(pull|snapshot)$/.exec(path);
+      if (pulled) pulls.push(`${pulled[1]} ${pulled[2]}`);
+    });
+    return pulls;
+  };
+  const firstPulls = pullsOf(page);
+  await openHome(page);
+  await waitForCatalogueOnDevice(page);
+  // One download of the catalogue: the tab that leads keeps the one it asked for at start.
+  expect(firstPulls.filter((pull) => pull === 'flights snapshot')).toHaveLength(1);
+  await logIn(page);
+  await expect(page.getByTestId('sync-status')).toHaveAttribute('data-status', 'up-to-date');
+  expect(firstPulls).toEqual(expect.arrayContaining(['airlines pull', 'cart pull']));
+
+  const second = await context.newPage();
+  const secondPulls = pullsOf(second);
+  await openHome(second);
+  await expect(second.getByTestId('sync-status')).toHaveAttribute('data-status', 'up-to-date');
+  expect(secondPulls).toEqual([]);
+
+  // The first tab closes: the second now leads, and pulls on from where the first left off.
+  await page.close();
+  await expect
+    .poll(() => secondPulls)
+    .toEqual(expect.arrayContaining(['flights pull', 'airlines pull', 'cart pull']));
 });

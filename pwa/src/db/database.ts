@@ -12,6 +12,7 @@ import {
   type RxJsonSchema,
   type RxStorage,
 } from 'rxdb';
+import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
@@ -113,6 +114,8 @@ export async function createLocalDatabase(
   const devMode = import.meta.env.DEV && (options.devMode ?? true);
   const betweenSteps = options.betweenSteps ?? (() => Promise.resolve());
   if (!pluginsAdded) {
+    // The tab it elects runs every replication, the catalogue's too (sync/catalogue-replication.ts).
+    addRxPlugin(RxDBLeaderElectionPlugin);
     addRxPlugin(RxDBLocalDocumentsPlugin);
     addRxPlugin(RxDBMigrationSchemaPlugin);
     pluginsAdded = true;

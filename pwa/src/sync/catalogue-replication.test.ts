@@ -9,11 +9,11 @@ import {
 } from '../db/catalogue-replica.ts';
 import { flightDoc } from '../db/test-docs.ts';
 import {
+  databaseLeadership,
   isAfter,
   startCatalogueReplication,
   type CatalogueReplication,
   type CatalogueReplicationContext,
-  type Leadership,
 } from './catalogue-replication.ts';
 import { SyncHttpError, type SyncTransport } from './http.ts';
 import { serverSentEvents } from './sse.ts';
@@ -232,40 +232,88 @@ test('a failed pull is reported and retried; RESYNC pulls what changed meanwhile
   await vi.waitFor(async () => expect(await priceOf(replica, id)).toBe(54_321), WAIT);
 });
 
-test('one tab pulls; another reads the replica and is caught up when the first is', async () => {
-  const name = `catalogue-replication-${randomUUID()}`;
-  // One lock for both "tabs", as the browser's Web Lock.
-  let held: Promise<void> = Promise.resolve();
-  /** Tabs holding the lock or waiting for it. */
-  let claims = 0;
-  const leadership: Leadership = (_name, signal, lead, follow) => {
-    if (claims++ > 0) follow();
-    const turn = held.then(async () => {
-      try {
-        if (!signal.aborted) await lead();
-      } finally {
-        claims -= 1;
-      }
-    });
-    held = turn.catch(() => undefined);
-    return turn;
+/**
+ * Two tabs' databases on one lock, as RxDB's electors on the browser's Web Lock: the first to ask
+ * leads until its database closes, then the next one waiting.
+ */
+function tabsOnOneLock() {
+  let holder: object | null = null;
+  const waiting: (() => void)[] = [];
+  return () => {
+    let elected: Promise<void> | undefined;
+    const elector = {
+      isLeader: false,
+      awaitLeadership: () =>
+        (elected ??= new Promise<void>((resolve) => {
+          const grant = () => {
+            holder = elector;
+            elector.isLeader = true;
+            resolve();
+          };
+          if (holder === null) grant();
+          else waiting.push(grant);
+        })),
+      hasLeader: () => Promise.resolve(holder !== null),
+    };
+    const close = () => {
+      if (holder !== elector) return;
+      holder = null;
+      waiting.shift()?.();
+    };
+    return { db: { multiInstance: true, leaderElector: () => elector }, close };
   };
-  const leader = replicate(await openReplica(name), { leadership });
+}
+
+test('the tab that leads the database pulls; another reads the replica and is caught up when the first is', async () => {
+  const name = `catalogue-replication-${randomUUID()}`;
+  const openTab = tabsOnOneLock();
+  const [first, second] = [openTab(), openTab()];
+  const leaderSkips = vi.fn();
+  const leader = replicate(await openReplica(name), {
+    leadership: databaseLeadership(first.db),
+    skipSnapshot: leaderSkips,
+  });
   const skipSnapshot = vi.fn();
-  const follower = replicate(await openReplica(name), { leadership, skipSnapshot });
+  // The leader's own election is not another tab's: it keeps the snapshot it asked for.
+  await vi.waitFor(() => expect(first.db.leaderElector().isLeader).toBe(true), WAIT);
+  const follower = replicate(await openReplica(name), {
+    leadership: databaseLeadership(second.db),
+    skipSnapshot,
+  });
   await follower.state.awaitInitialReplication();
   // It needs no snapshot of its own.
   expect(skipSnapshot).toHaveBeenCalled();
+  expect(leaderSkips).not.toHaveBeenCalled();
   await leader.state.awaitInSync();
   expect(requested).toHaveLength(1);
 
   // The leader goes (its tab closes): the other takes over, from the checkpoint.
-  const [first] = running.splice(0, 1);
-  await first!.replication.state.cancel();
-  first!.replica.close();
+  const [gone] = running.splice(0, 1);
+  await gone!.replication.state.cancel();
+  gone!.replica.close();
+  first.close();
   follower.stream.next('RESYNC');
   await vi.waitFor(() => expect(requested).toHaveLength(2), WAIT);
   expect(new URLSearchParams(requested[1]).get('revision')).not.toBeNull();
+});
+
+test('a tab elected at once follows no one; one whose replication stops before its turn never pulls', async () => {
+  const openTab = tabsOnOneLock();
+  const [first, second] = [openTab(), openTab()];
+  const [follow, lead] = [vi.fn(), vi.fn(() => Promise.resolve())];
+  await databaseLeadership(first.db)('replica', new AbortController().signal, lead, follow);
+  expect(follow).not.toHaveBeenCalled();
+  expect(lead).toHaveBeenCalledTimes(1);
+
+  const stop = new AbortController();
+  const [followSecond, leadSecond] = [vi.fn(), vi.fn(() => Promise.resolve())];
+  const running = databaseLeadership(second.db)('replica', stop.signal, leadSecond, followSecond);
+  await vi.waitFor(() => expect(followSecond).toHaveBeenCalledTimes(1), WAIT);
+  stop.abort();
+  await running;
+  first.close();
+  await Promise.resolve();
+  expect(leadSecond).not.toHaveBeenCalled();
 });
 
 test('positions compare by transaction, then revision', () => {

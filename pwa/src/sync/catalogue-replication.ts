@@ -11,8 +11,8 @@ import type { SyncStatusStore } from './status.ts';
  * catalogue-replica-outside-rxdb.md). The device only ever takes the server's flights, so this is
  * RxDB's downstream alone, in the same protocol as every collection (docs/architecture.md §4.1):
  *
- * - One tab of the browser pulls (a Web Lock; the next tab takes over when it closes). The others
- *   read the replica and hear of its changes from it.
+ * - One tab of the browser pulls: the RxDB database's leader, which runs the other replications
+ *   too (`databaseLeadership`). The others read the replica and hear of its changes from it.
  * - A replica without a checkpoint is emptied and gets the snapshot first (`loadSnapshot`, which
  *   writes it with its checkpoint), then the pulls go on from its checkpoint, `PULL_BATCH` flights
  *   at a time, until a short batch: caught up. Each batch and the checkpoint it reaches are one
@@ -71,7 +71,7 @@ export interface CatalogueReplicationContext {
    * (pull-request.ts `requestFirstPull`); used by the first pull if it starts from nothing.
    */
   firstPull?: Promise<unknown>;
-  /** Who pulls; by default `webLockLeadership`. */
+  /** Who pulls; by default this tab (the engine passes `databaseLeadership`). */
   leadership?: Leadership;
 }
 
@@ -93,27 +93,36 @@ export function isAfter(a: ReplicationCheckpoint, b: ReplicationCheckpoint | nul
   return txA !== txB ? txA > txB : a.revision > b.revision;
 }
 
+/** What `databaseLeadership` uses of the RxDB database (RxDB's leader-election plugin). */
+export interface ElectedDatabase {
+  readonly multiInstance: boolean;
+  leaderElector(): {
+    readonly isLeader: boolean;
+    awaitLeadership(): Promise<void>;
+    /** Whether this tab or another one leads. */
+    hasLeader(): Promise<boolean>;
+  };
+}
+
 /**
- * A Web Lock named after the replica: the tab that holds it pulls, the next one waiting takes it
- * when that tab closes. Where the browser has no Web Locks (tests in Node), this tab leads.
+ * The RxDB database's leader: the tab that runs the replications of the user's collections pulls
+ * the catalogue too, so one tab of the browser leads both (RxDB's elector holds a Web Lock until
+ * its database closes; the next tab waiting takes it then). A database of one tab only leads.
  */
-export const webLockLeadership: Leadership = async (name, signal, lead, follow) => {
-  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-  if (!locks) return lead();
-  const lockName = `skyport-pull:${name}`;
-  try {
-    const ledAtOnce = await locks.request(lockName, { ifAvailable: true }, async (lock) => {
-      if (!lock) return false;
-      await lead();
-      return true;
-    });
-    if (ledAtOnce || signal.aborted) return;
-    follow();
-    await locks.request(lockName, { signal }, lead);
-  } catch (error) {
-    if (!signal.aborted) throw error;
-  }
-};
+export function databaseLeadership(db: ElectedDatabase): Leadership {
+  return async (_name, signal, lead, follow) => {
+    if (!db.multiInstance) return lead();
+    const elector = db.leaderElector();
+    const elected = elector.awaitLeadership();
+    // A lock held and not by this tab: another one leads now (its snapshot is not this tab's).
+    if (!elector.isLeader && (await elector.hasLeader()) && !elector.isLeader) follow();
+    await Promise.race([
+      elected,
+      new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
+    ]);
+    if (!signal.aborted) await lead();
+  };
+}
 
 export function startCatalogueReplication(
   replica: CatalogueReplica,
@@ -294,7 +303,7 @@ export function startCatalogueReplication(
     }
   }
 
-  const leadership = context.leadership ?? webLockLeadership;
+  const leadership: Leadership = context.leadership ?? ((_name, _signal, lead) => lead());
   const running = leadership(replica.name, stop.signal, lead, follow).catch((error: unknown) =>
     failed(error),
   );

@@ -48,7 +48,11 @@ import { createSyncStatusStore, type SyncStatusStore } from './status.ts';
 import { createChangeTracker, type ChangeCollection, type ChangeTracker } from './change-states.ts';
 import { countUnsentChanges, watchUnsentChanges } from './unsent-changes.ts';
 import type { CatalogueReplica } from '../db/catalogue-replica.ts';
-import { startCatalogueReplication, type CatalogueReplication } from './catalogue-replication.ts';
+import {
+  databaseLeadership,
+  startCatalogueReplication,
+  type CatalogueReplication,
+} from './catalogue-replication.ts';
 import { SnapshotLoad, startSnapshotLoad } from './snapshot.ts';
 
 /** Who the session belongs to, as far as sync cares. The identity layer's `User` fits. */
@@ -220,6 +224,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       status,
       retry,
       loadSnapshot: loadCatalogueSnapshot,
+      // The tab that runs the user's replications (RxDB's leader) pulls the catalogue too.
+      leadership: databaseLeadership(db),
       skipSnapshot: () => {
         firstPulls.delete('flights');
         if (prefetched) dropSnapshot(prefetched);
