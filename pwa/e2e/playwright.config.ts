@@ -8,7 +8,6 @@ import {
   journeysServer,
   moreJourneysServer,
   phoneScreensServer,
-  productWebServer,
   seatHoldServer,
   ticketsServer,
   type ProductServer,
@@ -106,8 +105,8 @@ const projects: Project[] = [
 ];
 
 /**
- * The servers of the projects this run takes (`--project`): Playwright starts every `webServer`
- * of a config whatever the projects, and each costs a database and a server start.
+ * The servers of the projects this run takes (`--project`), which support/start-servers.ts starts:
+ * each costs a database and a server start.
  */
 function serversOfSelectedProjects(): ProductServer[] {
   const named = process.argv.flatMap((arg, index) =>
@@ -137,13 +136,17 @@ export default defineConfig({
   outputDir: '../test-results/e2e',
   use: {
     launchOptions: chromiumLaunchOptions,
-    trace: 'retain-on-failure',
+    // The failure's screenshot and each action's DOM stay; the trace's screencast of every test
+    // cost a quarter of the suite's CPU (one journey alone: 45 CPU-s with it, 33 without).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     serviceWorkers: 'allow',
     // Dates and prices follow the browser's language (src/ui/format.ts); the specs read them in
     // en-US, whatever the machine's locale.
     locale: 'en-US',
   },
-  webServer: serversOfSelectedProjects().map(productWebServer),
+  // The product's servers, started side by side before the tests and stopped after them.
+  globalSetup: './support/start-servers.ts',
+  metadata: { servers: serversOfSelectedProjects() },
   projects,
 });

@@ -62,25 +62,6 @@ export const seatHoldServer: ProductServer = {
 /** Signed e-tickets, verified online and offline (tickets/tickets.spec.ts). */
 export const ticketsServer = plain(4, 'tickets');
 
-/** Playwright's `webServer` entry that starts `server` and waits for its health check. */
-export function productWebServer({ port, database, env }: ProductServer) {
-  return {
-    command: `node ${new URL('./start-server.mjs', import.meta.url).pathname}`,
-    url: `http://localhost:${port}/api/health`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    env: {
-      E2E_PORT: String(port),
-      E2E_DATABASE: database,
-      ...env,
-      // E2E_PUBLIC_DIR: serve a private copy of the build (other builds of pwa/dist may run meanwhile).
-      ...(process.env.E2E_PUBLIC_DIR ? { PUBLIC_DIR: process.env.E2E_PUBLIC_DIR } : {}),
-    },
-    stdout: 'ignore' as const,
-    stderr: 'pipe' as const,
-  };
-}
-
 /** The URL of the database start-server.mjs made for `server` (a server's, or the embedded one). */
 function databaseUrl(server: ProductServer): string {
   if (process.env.DATABASE_URL) {

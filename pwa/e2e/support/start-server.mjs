@@ -1,6 +1,6 @@
 // Starts the real product for the e2e journeys: a fresh PostgreSQL database with the demo data,
-// and the server serving pwa/dist and the API on one origin. Playwright's webServer runs this and
-// stops it (SIGTERM) at the end; the database is dropped then.
+// and the server serving pwa/dist and the API on one origin. start-servers.ts (Playwright's global
+// setup) runs this and stops it (SIGTERM) at the end; the database is dropped then.
 import { spawn, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
