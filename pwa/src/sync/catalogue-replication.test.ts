@@ -301,13 +301,13 @@ test('a tab elected at once follows no one; one whose replication stops before i
   const openTab = tabsOnOneLock();
   const [first, second] = [openTab(), openTab()];
   const [follow, lead] = [vi.fn(), vi.fn(() => Promise.resolve())];
-  await databaseLeadership(first.db)('replica', new AbortController().signal, lead, follow);
+  await databaseLeadership(first.db)(new AbortController().signal, lead, follow);
   expect(follow).not.toHaveBeenCalled();
   expect(lead).toHaveBeenCalledTimes(1);
 
   const stop = new AbortController();
   const [followSecond, leadSecond] = [vi.fn(), vi.fn(() => Promise.resolve())];
-  const running = databaseLeadership(second.db)('replica', stop.signal, leadSecond, followSecond);
+  const running = databaseLeadership(second.db)(stop.signal, leadSecond, followSecond);
   await vi.waitFor(() => expect(followSecond).toHaveBeenCalledTimes(1), WAIT);
   stop.abort();
   await running;

@@ -80,7 +80,6 @@ export interface CatalogueReplicationContext {
  * if another tab leads now.
  */
 export type Leadership = (
-  name: string,
   signal: AbortSignal,
   lead: () => Promise<void>,
   follow: () => void,
@@ -110,7 +109,7 @@ export interface ElectedDatabase {
  * its database closes; the next tab waiting takes it then). A database of one tab only leads.
  */
 export function databaseLeadership(db: ElectedDatabase): Leadership {
-  return async (_name, signal, lead, follow) => {
+  return async (signal, lead, follow) => {
     if (!db.multiInstance) return lead();
     const elector = db.leaderElector();
     const elected = elector.awaitLeadership();
@@ -303,10 +302,8 @@ export function startCatalogueReplication(
     }
   }
 
-  const leadership: Leadership = context.leadership ?? ((_name, _signal, lead) => lead());
-  const running = leadership(replica.name, stop.signal, lead, follow).catch((error: unknown) =>
-    failed(error),
-  );
+  const leadership: Leadership = context.leadership ?? ((_signal, lead) => lead());
+  const running = leadership(stop.signal, lead, follow).catch((error: unknown) => failed(error));
 
   const state: CatalogueReplicationState = {
     active$: active$.asObservable(),
