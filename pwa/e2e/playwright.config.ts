@@ -18,11 +18,13 @@ import {
  * then runs this. Each suite runs against the built PWA and a real server of its own on a fresh
  * database (support/servers.ts), in Debian's chromium. A suite's files share its server and its
  * demo accounts, so a suite is a project with one worker (its files one after the other), and
- * the suites run side by side, E2E_WORKERS (default 3) at a time.
+ * the suites run side by side, E2E_WORKERS (default 2) at a time.
  *   One suite:  pnpm exec playwright test -c e2e/playwright.config.ts --project checkout
  * Screenshots land in pwa/test-results/ (git-ignored).
  */
-const WORKERS = Number(process.env.E2E_WORKERS ?? 3);
+// Two: the suites keep both cores busy either way (their wall time is their CPU time), and with
+// three at once (load ~22) a page could stall past a 20 s wait, a different test each run.
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 
 /** The server of each project that runs against the product (not the local-first harness). */
 const serverOf = new Map<string, ProductServer>();
@@ -43,7 +45,7 @@ function suite(
 
 const projects: Project[] = [
   // Longest first: Playwright starts the projects in this order, E2E_WORKERS at a time, and a
-  // project runs its files on one worker; the airline journeys (~11 of a 16-minute run) last.
+  // project runs its files on one worker; the airline journeys (~17 of a 24-minute run) last.
   // The airline and administrator journeys; the phone project only takes the screenshots.
   suite(airlineServer, desktop, {
     name: 'airline-admin',
@@ -129,7 +131,7 @@ export default defineConfig({
   // Journeys of many steps on a busy machine: under npm test the longest default-bound ones took
   // 52–56 s of a 60 s bound, and the airline journey 246 s of its 240 s.
   timeout: 120_000,
-  // A wait for a state, not a speed: three suites at once keep both cores busy (load ~20), and
+  // A wait for a state, not a speed: the suites at once keep both cores busy (load 15-25), and
   // a page's sync or a lazy chunk then takes longer than a quiet machine's few seconds.
   expect: { timeout: 20_000 },
   reporter: [['list']],

@@ -23,7 +23,9 @@ for (const theme of themes) {
     test.use({ colorScheme: opposite(theme) });
 
     test(`main screens in the ${theme} theme`, async ({ page }, info) => {
-      test.setTimeout(300_000);
+      // ~17 screens, each visited, pictured and checked by axe: 1 min on a quiet machine, 5 under
+      // the suites' load.
+      test.setTimeout(600_000);
       const project = info.project.name;
       /** The screen as it is now: a screenshot and no serious axe finding. */
       const check = async (name: string) => {
