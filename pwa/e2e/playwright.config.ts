@@ -45,7 +45,7 @@ function suite(
 
 const projects: Project[] = [
   // Longest first: Playwright starts the projects in this order, E2E_WORKERS at a time, and a
-  // project runs its files on one worker; the airline journeys (~17 of a 24-minute run) last.
+  // project runs its files on one worker; the airline journeys (~11 of a 23-minute run) last.
   // The airline and administrator journeys; the phone project only takes the screenshots.
   suite(airlineServer, desktop, {
     name: 'airline-admin',
